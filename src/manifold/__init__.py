@@ -1,0 +1,3 @@
+"""Manifold: an MCP gateway in front of many MCP servers."""
+
+__version__ = "0.1.0"
