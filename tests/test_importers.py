@@ -22,6 +22,7 @@ from manifold.importers import (
     is_client_config,
     load_client_config,
     parse_client_config,
+    parse_client_data,
     sanitize_name,
     strip_jsonc,
     to_yaml,
@@ -545,7 +546,7 @@ def test_empty_server_list() -> None:
     [
         ("", "empty"),
         ('{"mcpServers": {"a": {"command": "x"}', "not valid JSON (line 1"),
-        ('{"mcpServers": /* never closed }', "unterminated /* comment"),
+        ('{"mcpServers": /* never closed }', "column 16: unterminated /* comment"),
         ("[1, 2, 3]", "JSON list, not an object"),
         ('{"name": "my-app", "version": "1.0.0"}', "not an MCP client config"),
         ('{"mcpServers": ["a", "b"]}', '"mcpServers" must be an object'),
@@ -660,3 +661,37 @@ def test_hybrid_file_imports_client_part_only() -> None:
     result = convert_client_config(data)
     assert upstreams(result) == {"m": {"command": "m", "enabled": True}}
     assert warnings_about(result, '"upstreams"')
+
+
+def test_placeholders_manifold_cannot_expand_are_reported() -> None:
+    data = {
+        "mcpServers": {
+            "s": {
+                "command": "srv",
+                "args": [
+                    "${A:-x}",
+                    "${B-x}",
+                    "${config:python.path}",
+                    "${cwd}",
+                    "${pathSeparator}",
+                ],
+            }
+        }
+    }
+    result = convert_client_config(data, ".mcp.json")
+    args = upstreams(result)["s"]["args"]
+    assert args[:4] == ["${A:-x}", "${B-x}", "${config:python.path}", "${cwd}"]
+    assert args[4] in {"/", "\\"}
+    assert [w.split(" uses ")[1].split(",")[0] for w in result.warnings] == [
+        "${B-x}",
+        "${config:python.path}",
+        "${cwd}",
+    ]
+
+
+def test_parse_client_data_is_the_gateway_entry_point() -> None:
+    assert convert_client_config is parse_client_data
+    result = parse_client_data({"mcpServers": {"a": {"command": "x"}}}, "mcp.json")
+    assert upstreams(result) == {"a": {"command": "x", "enabled": True}}
+    with pytest.raises(json.JSONDecodeError):
+        strip_jsonc('{"a": 1 /* open')

@@ -45,6 +45,7 @@ __all__ = [
     "is_client_config",
     "load_client_config",
     "parse_client_config",
+    "parse_client_data",
     "sanitize_name",
     "strip_jsonc",
     "to_yaml",
@@ -120,7 +121,8 @@ def strip_jsonc(text: str) -> str:
 
     ``//`` and ``/* */`` comments outside strings and commas directly before ``}`` or ``]``
     are replaced by spaces (newlines are kept), so JSON error positions still point at the
-    original line and column. Raises ``ValueError`` for an unterminated ``/*`` comment.
+    original line and column. Raises ``json.JSONDecodeError`` (a ``ValueError``) for an
+    unterminated ``/*`` comment.
     """
 
     def blank_comment(match: re.Match[str]) -> str:
@@ -128,8 +130,7 @@ def strip_jsonc(text: str) -> str:
         if token.startswith('"'):
             return token
         if token.startswith("/*") and (len(token) < 4 or not token.endswith("*/")):
-            line = text.count("\n", 0, match.start()) + 1
-            raise ValueError(f"unterminated /* comment starting on line {line}")
+            raise json.JSONDecodeError("unterminated /* comment", text, match.start())
         return re.sub(r"[^\n]", " ", token)
 
     def blank_comma(match: re.Match[str]) -> str:
@@ -156,8 +157,6 @@ def _parse_json(text: str, name: str) -> Any:
             f"{name}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg}); "
             f"{_EXPECTED}"
         ) from None
-    except ValueError as exc:
-        raise ClientConfigError(f"{name}: not valid JSON ({exc}); {_EXPECTED}") from None
 
 
 # --------------------------------------------------------------------------------------------
@@ -304,7 +303,7 @@ _EDITOR_VARIABLES = frozenset(
     }
 )
 _PLACEHOLDER = re.compile(r"\$\{([^${}]*)\}")
-_PLAIN_ENV = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?::?-.*)?", re.DOTALL)
+_PLAIN_ENV = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?::-.*)?", re.DOTALL)
 _ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
@@ -710,8 +709,11 @@ def _convert(data: object, name: str, hint: str | None, workspace: str | None) -
 # Public entry points
 
 
-def convert_client_config(data: object, filename: str = "") -> ImportResult:
-    """Convert already-parsed client config data (``filename`` is a naming and format hint)."""
+def parse_client_data(data: object, filename: str = "") -> ImportResult:
+    """Convert already-parsed client config data (``filename`` is a naming and format hint).
+
+    This is what the gateway's ``--config`` uses for files ``is_client_config`` accepts.
+    """
     return _convert(data, filename or "<config>", _format_hint(filename), _workspace_for(filename))
 
 
@@ -775,3 +777,7 @@ def to_yaml(result: ImportResult) -> str:
         width=4096,
     )
     return "\n".join(lines) + "\n" + body
+
+
+#: Another name for ``parse_client_data``.
+convert_client_config = parse_client_data
