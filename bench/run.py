@@ -1,0 +1,849 @@
+"""End-to-end benchmark: every measurement DIRECT (driver -> mock upstream) and THROUGH the
+gateway (driver -> ``manifold run``/``manifold serve`` -> mock upstreams), then a report.
+
+    python -m bench.run [--quick] [--only paced,burst,...] [--gateway-cmd CMD] [--direct-only]
+
+Writes ``bench-results/report.md`` and ``bench-results/report.json`` (and gateway/mock stderr
+logs under ``bench-results/logs/``). Exit status: 0 when every selected measurement ran (targets
+MET or MISSED; with ``--strict`` a MISSED target gives 1), 2 when a measurement could not run
+(for instance the gateway is not runnable).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import os
+import platform
+import shlex
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from collections.abc import Awaitable, Callable
+from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import orjson
+import yaml
+
+from bench import driver
+from bench.driver import HttpProc, RpcError, StdioConn
+
+REPO = Path(__file__).resolve().parent.parent
+CATALOG = REPO / "bench" / "data" / "leanproxy-catalog.json"
+UPSTREAMS = ("github", "jira", "slack", "garmin", "postgres")
+MEASURES = ("paced", "burst", "parallel", "blob", "http", "rss")
+MAX_IN_FLIGHT = 32
+BLOB_BYTES = 5 * 1024 * 1024
+MiB = 1024.0
+
+JsonObj = dict[str, Any]
+
+
+class GatewayUnavailable(Exception):
+    """The gateway could not be started or did not serve what the harness needs."""
+
+
+@dataclass
+class Row:
+    measure: str
+    unit: str
+    direct: float | None
+    gateway: float | None
+    target: str
+    status: str  # MET, MISSED, NOT RUN, ERROR, INFO
+    note: str = ""
+
+
+@dataclass
+class Ctx:
+    out: Path
+    logs: Path
+    tmp: Path
+    tag: str
+    quick: bool
+    era: str
+    gateway_cmd: list[str] | None
+    gateway_problem: str | None
+    rows: list[Row] = field(default_factory=list)
+    details: dict[str, JsonObj] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+    failed: bool = False
+
+    def n(self, full: int, quick: int) -> int:
+        return quick if self.quick else full
+
+
+# --------------------------------------------------------------------------------------------
+# Starting things
+
+
+def mock_argv(ctx: Ctx, server: str, *extra: str) -> list[str]:
+    return [
+        sys.executable,
+        "-m",
+        "bench.mock_upstream",
+        "--catalog",
+        str(CATALOG),
+        "--server",
+        server,
+        "--tag",
+        ctx.tag,
+        *extra,
+    ]
+
+
+def stdio_upstreams(ctx: Ctx) -> JsonObj:
+    return {
+        name: {
+            "command": sys.executable,
+            "args": mock_argv(ctx, name)[1:],
+            "cwd": str(REPO),
+            "max_in_flight": MAX_IN_FLIGHT,
+        }
+        for name in UPSTREAMS
+    }
+
+
+def write_config(ctx: Ctx, name: str, upstreams: JsonObj) -> Path:
+    path = ctx.tmp / f"{name}.yaml"
+    path.write_text(yaml.safe_dump({"upstreams": upstreams}, sort_keys=False))
+    return path
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+async def start_mock(ctx: Ctx, server: str = "github") -> StdioConn:
+    conn = await StdioConn.spawn(
+        mock_argv(ctx, server), name=f"mock {server}", cwd=REPO, stderr_path=ctx.logs / "mock.log"
+    )
+    try:
+        await conn.handshake(ctx.era, timeout=30)
+    except BaseException:
+        await conn.close()
+        raise
+    return conn
+
+
+def _need_gateway(ctx: Ctx) -> list[str]:
+    if ctx.gateway_cmd is None:
+        raise GatewayUnavailable(ctx.gateway_problem or "gateway not configured")
+    return ctx.gateway_cmd
+
+
+async def start_gateway_stdio(ctx: Ctx, label: str, upstreams: JsonObj) -> StdioConn:
+    cmd = _need_gateway(ctx)
+    cfg = write_config(ctx, label, upstreams)
+    log = ctx.logs / f"gateway-{label}.log"
+    conn = await StdioConn.spawn(
+        [*cmd, "run", "--config", str(cfg)], name="gateway", cwd=REPO, stderr_path=log
+    )
+    try:
+        await conn.handshake(ctx.era, timeout=60)
+        names = {t.get("name") for t in await conn.list_tools(timeout=60)}
+        wanted = {f"{u}__echo" for u in upstreams}
+        missing = sorted(wanted - names)
+        if missing:
+            some = ", ".join(sorted(str(n) for n in names)[:8])
+            raise GatewayUnavailable(f"gateway lists no {missing} (it lists {len(names)}: {some})")
+    except RpcError as exc:
+        await close_gateway(ctx, conn)
+        raise GatewayUnavailable(f"gateway `run` failed: {exc} (log: {log})") from exc
+    except BaseException:
+        await close_gateway(ctx, conn)
+        raise
+    return conn
+
+
+async def close_gateway(ctx: Ctx, conn: StdioConn) -> None:
+    """Close the gateway's stdin, check it leaves none of its upstreams behind, clean up."""
+    if conn.stdin is not None and not conn.stdin.is_closing():
+        conn.stdin.close()
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(asyncio.shield(conn.exited), 5.0)
+    if not conn.exited.done():
+        ctx.warnings.append("gateway (run) did not exit within 5 s of its stdin closing")
+    await conn.close()
+    await reap_leftovers(ctx, "gateway run")
+
+
+async def reap_leftovers(ctx: Ctx, who: str) -> None:
+    """Kill (and report) any process of this run still alive after ``who`` was shut down."""
+    left: list[int] = []
+    for _ in range(30):
+        left = driver.tagged_pids(ctx.tag)
+        if not left:
+            return
+        await asyncio.sleep(0.1)
+    ctx.warnings.append(f"{who} left {len(left)} upstream process(es) behind; killed them")
+    for pid in left:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(pid, signal.SIGKILL)
+
+
+async def start_gateway_http(ctx: Ctx, label: str, upstreams: JsonObj) -> HttpProc:
+    cmd = _need_gateway(ctx)
+    cfg = write_config(ctx, label, upstreams)
+    port = free_port()
+    url = f"http://127.0.0.1:{port}/mcp"
+    log = ctx.logs / f"gateway-{label}.log"
+    argv = [*cmd, "serve", "--config", str(cfg), "--port", str(port)]
+    try:
+        return await driver.spawn_http(argv, cwd=REPO, stderr_path=log, url=url, timeout=60)
+    except RpcError as exc:
+        raise GatewayUnavailable(f"gateway `serve` failed: {exc} (log: {log})") from exc
+
+
+async def close_http(ctx: Ctx, proc: HttpProc, who: str) -> None:
+    # Ask the leader alone first, so that leftovers are the gateway's own doing.
+    if proc.proc.returncode is None:
+        with contextlib.suppress(ProcessLookupError):
+            proc.proc.send_signal(signal.SIGTERM)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(proc.proc.wait(), 5.0)
+    await proc.close()
+    await reap_leftovers(ctx, who)
+
+
+# --------------------------------------------------------------------------------------------
+# Measurements
+
+
+async def side(ctx: Ctx, key: str, fn: Callable[[], Awaitable[JsonObj]]) -> JsonObj:
+    """Run one side of a measurement; an error becomes {"error": ...} instead of a crash."""
+    try:
+        result = await fn()
+    except GatewayUnavailable as exc:
+        result = {"error": str(exc), "not_run": True}
+    except (RpcError, OSError, TimeoutError, AssertionError) as exc:
+        result = {"error": f"{type(exc).__name__}: {exc}"}
+    ctx.details.setdefault(key, {})
+    return result
+
+
+def _status(ok: bool) -> str:
+    return "MET" if ok else "MISSED"
+
+
+def _gw_failed(ctx: Ctx, gw: JsonObj) -> str | None:
+    if "error" not in gw:
+        return None
+    if not gw.get("not_run"):
+        ctx.failed = True
+    elif gw["error"] == ctx.gateway_problem:
+        gw["error"] = "see the Gateway line above"
+    return "NOT RUN" if gw.get("not_run") else "ERROR"
+
+
+async def measure_paced(ctx: Ctx) -> None:
+    n = ctx.n(200, 50)
+    block = ctx.n(50, 25)
+    warm = ctx.n(30, 10)
+    direct: list[float] = []
+    through: list[float] = []
+    async with contextlib.AsyncExitStack() as stack:
+        mock = await start_mock(ctx)
+        stack.push_async_callback(mock.close)
+        gw_conn: StdioConn | None = None
+        gw_error: JsonObj | None = None
+        try:
+            gw_conn = await start_gateway_stdio(ctx, "paced", stdio_upstreams(ctx))
+            stack.push_async_callback(close_gateway, ctx, gw_conn)
+        except (GatewayUnavailable, RpcError, OSError) as exc:
+            gw_error = {"error": str(exc), "not_run": isinstance(exc, GatewayUnavailable)}
+        await driver.paced_calls(mock, "echo", warm, tag="wd")
+        if gw_conn is not None:
+            await driver.paced_calls(gw_conn, "github__echo", warm, tag="wg")
+        # Alternate blocks, so that a change of machine load hits both sides alike.
+        for b in range(0, n, block):
+            k = min(block, n - b)
+            direct += await driver.paced_calls(mock, "echo", k, tag=f"d{b}")
+            if gw_conn is not None:
+                try:
+                    through += await driver.paced_calls(gw_conn, "github__echo", k, tag=f"g{b}")
+                except RpcError as exc:
+                    gw_error, gw_conn = {"error": f"RpcError: {exc}"}, None
+    d = driver.summary_ms(direct)
+    g = gw_error if gw_error is not None else driver.summary_ms(through)
+    ctx.details["paced"] = {"direct": d, "gateway": g, "interval_ms": 2, "calls_per_side": n}
+    bad = _gw_failed(ctx, g)
+    for q, limit in (("p50", 0.25), ("p99", 0.6)):
+        key = f"{q}_ms"
+        if bad:
+            ctx.rows.append(
+                Row(
+                    f"stdio paced echo {q}",
+                    "ms",
+                    d[key],
+                    None,
+                    f"overhead <= {limit} ms",
+                    bad,
+                    g["error"],
+                )
+            )
+            continue
+        overhead = g[key] - d[key]
+        g[f"overhead_{q}_ms"] = overhead
+        ctx.rows.append(
+            Row(
+                f"stdio paced echo {q}",
+                "ms",
+                d[key],
+                g[key],
+                f"overhead <= {limit} ms",
+                _status(overhead <= limit),
+                f"overhead {overhead:+.3f} ms",
+            )
+        )
+
+
+async def measure_burst(ctx: Ctx) -> None:
+    rounds = ctx.n(10, 3)
+    total = 500
+
+    async def run_rounds(routes: list[tuple[StdioConn, str]]) -> JsonObj:
+        await driver.burst(routes, total, tag="warm")
+        results = [await driver.burst(routes, total, tag=f"r{r}") for r in range(rounds)]
+        rps = [r.rps for r in results]
+        return {
+            "rounds": rounds,
+            "calls_per_round": total,
+            "rps_median": statistics.median(rps),
+            "rps_min": min(rps),
+            "rps_max": max(rps),
+            "errors": sum(r.errors for r in results),
+            "mismatched": sum(r.mismatched for r in results),
+            "first_error": next((r.first_error for r in results if r.first_error), ""),
+        }
+
+    async def direct() -> JsonObj:
+        async with contextlib.AsyncExitStack() as stack:
+            conns = []
+            for u in UPSTREAMS:
+                c = await start_mock(ctx, u)
+                stack.push_async_callback(c.close)
+                conns.append(c)
+            return await run_rounds([(c, "echo") for c in conns])
+
+    async def gateway() -> JsonObj:
+        gw = await start_gateway_stdio(ctx, "burst", stdio_upstreams(ctx))
+        try:
+            return await run_rounds([(gw, f"{u}__echo") for u in UPSTREAMS])
+        finally:
+            await close_gateway(ctx, gw)
+
+    d = await side(ctx, "burst", direct)
+    g = await side(ctx, "burst", gateway)
+    ctx.details["burst"] = {"direct": d, "gateway": g}
+    target = ">= 15,000 req/s, 0 errors, all matched"
+    if "error" in d:
+        ctx.failed = True
+    bad = _gw_failed(ctx, g)
+    dv = d.get("rps_median")
+    if bad:
+        ctx.rows.append(
+            Row("stdio burst 500 calls / 5 upstreams", "req/s", dv, None, target, bad, g["error"])
+        )
+        return
+    ok = g["rps_median"] >= 15_000 and g["errors"] == 0 and g["mismatched"] == 0
+    note = f"median of {rounds}; errors {g['errors']}, mismatched {g['mismatched']}"
+    if g["first_error"]:
+        note += f"; first: {g['first_error'][:120]}"
+    ctx.rows.append(
+        Row(
+            "stdio burst 500 calls / 5 upstreams",
+            "req/s",
+            dv,
+            g["rps_median"],
+            target,
+            _status(ok),
+            note,
+        )
+    )
+
+
+async def measure_parallel(ctx: Ctx) -> None:
+    reps = ctx.n(3, 2)
+
+    async def run(conn: StdioConn, tool: str) -> JsonObj:
+        runs = [await driver.parallel_sleeps(conn, tool, 50, 100) for _ in range(reps)]
+        walls = [w for w, _ in runs]
+        return {
+            "wall_ms_median": statistics.median(walls),
+            "wall_ms_all": walls,
+            "errors": sum(e for _, e in runs),
+        }
+
+    async def direct() -> JsonObj:
+        mock = await start_mock(ctx)
+        try:
+            return await run(mock, "sleep")
+        finally:
+            await mock.close()
+
+    async def gateway() -> JsonObj:
+        gw = await start_gateway_stdio(ctx, "parallel", stdio_upstreams(ctx))
+        try:
+            return await run(gw, "github__sleep")
+        finally:
+            await close_gateway(ctx, gw)
+
+    d = await side(ctx, "parallel", direct)
+    g = await side(ctx, "parallel", gateway)
+    ctx.details["parallel"] = {"direct": d, "gateway": g, "max_in_flight": MAX_IN_FLIGHT}
+    if "error" in d:
+        ctx.failed = True
+    name = f"50 parallel sleep 100 ms, max_in_flight {MAX_IN_FLIGHT}"
+    bad = _gw_failed(ctx, g)
+    if bad:
+        ctx.rows.append(
+            Row(name, "ms", d.get("wall_ms_median"), None, "<= 210 ms", bad, g["error"])
+        )
+        return
+    ok = g["wall_ms_median"] <= 210 and g["errors"] == 0
+    ctx.rows.append(
+        Row(
+            name,
+            "ms",
+            d.get("wall_ms_median"),
+            g["wall_ms_median"],
+            "<= 210 ms, 0 errors",
+            _status(ok),
+            f"median of {reps}; errors {g['errors']}",
+        )
+    )
+
+
+async def measure_blob(ctx: Ctx) -> None:
+    reps = ctx.n(5, 3)
+
+    def stats(walls: list[float]) -> JsonObj:
+        return {"wall_ms_median": statistics.median(walls), "wall_ms_all": walls}
+
+    async def direct() -> JsonObj:
+        mock = await start_mock(ctx)
+        try:
+            return stats(await driver.blob_calls(mock, "blob", BLOB_BYTES, reps))
+        finally:
+            await mock.close()
+
+    async def gateway() -> JsonObj:
+        gw = await start_gateway_stdio(ctx, "blob", stdio_upstreams(ctx))
+        try:
+            return stats(await driver.blob_calls(gw, "github__blob", BLOB_BYTES, reps))
+        finally:
+            await close_gateway(ctx, gw)
+
+    d = await side(ctx, "blob", direct)
+    g = await side(ctx, "blob", gateway)
+    ctx.details["blob"] = {"direct": d, "gateway": g, "bytes": BLOB_BYTES}
+    if "error" in d:
+        ctx.failed = True
+    name = "5 MiB text result relayed"
+    bad = _gw_failed(ctx, g)
+    dv = d.get("wall_ms_median")
+    if bad or dv is None:
+        ctx.rows.append(
+            Row(
+                name,
+                "ms",
+                dv,
+                None,
+                "<= 3x direct",
+                bad or "ERROR",
+                g.get("error", d.get("error", "")),
+            )
+        )
+        return
+    ratio = g["wall_ms_median"] / dv
+    g["ratio"] = ratio
+    ctx.rows.append(
+        Row(
+            name,
+            "ms",
+            dv,
+            g["wall_ms_median"],
+            "<= 3x direct",
+            _status(ratio <= 3.0),
+            f"{ratio:.2f}x; median of {reps}; product target <= 100 ms with redaction on",
+        )
+    )
+
+
+async def measure_http(ctx: Ctx) -> None:
+    duration = 1.0 if ctx.quick else 3.0
+    clients = 8
+    mock = await driver.spawn_http(
+        [*mock_argv(ctx, "github"), "--http", "--port", "0"],
+        cwd=REPO,
+        stderr_path=ctx.logs / "mock-http.log",
+    )
+    try:
+
+        async def run(url: str, tool: str) -> JsonObj:
+            r = await driver.http_throughput(url, tool, clients, duration, era=ctx.era)
+            return {
+                "rps": r.rps,
+                "calls": r.calls,
+                "errors": r.errors,
+                "first_error": r.first_error,
+                "clients": clients,
+                "duration_s": duration,
+                **driver.summary_ms(r.latencies_ms),
+            }
+
+        async def direct() -> JsonObj:
+            return await run(mock.url, "echo")
+
+        async def gateway() -> JsonObj:
+            gw = await start_gateway_http(ctx, "http", {"web": {"url": mock.url}})
+            try:
+                return await run(gw.url, "web__echo")
+            finally:
+                await close_http(ctx, gw, "gateway serve")
+
+        d = await side(ctx, "http", direct)
+        g = await side(ctx, "http", gateway)
+    finally:
+        await mock.close()
+    ctx.details["http"] = {"direct": d, "gateway": g}
+    if "error" in d:
+        ctx.failed = True
+    name = f"HTTP {clients} concurrent sessions, throughput"
+    bad = _gw_failed(ctx, g)
+    dv = d.get("rps")
+    if bad or not dv:
+        ctx.rows.append(
+            Row(
+                name,
+                "req/s",
+                dv,
+                None,
+                ">= 60% of direct",
+                bad or "ERROR",
+                g.get("error", d.get("error", "")),
+            )
+        )
+        return
+    ratio = g["rps"] / dv
+    g["ratio"] = ratio
+    ok = ratio >= 0.60 and g["errors"] == 0
+    ctx.rows.append(
+        Row(
+            name,
+            "req/s",
+            dv,
+            g["rps"],
+            ">= 60% of direct, 0 errors",
+            _status(ok),
+            f"{ratio:.0%} of direct; errors {g['errors']}; {duration:.0f} s each",
+        )
+    )
+
+
+async def measure_rss(ctx: Ctx) -> None:
+    warm_calls = ctx.n(500, 200)
+    calls = ctx.n(10_000, 2_000)
+
+    async def run(conn: StdioConn, routes: list[tuple[StdioConn, str]]) -> JsonObj:
+        await driver.sustained_calls(routes, warm_calls)
+        await asyncio.sleep(0.5)
+        warm, _ = driver.rss_kib(conn.pid)
+        r = await driver.sustained_calls(routes, calls)
+        await asyncio.sleep(0.5)
+        after, hwm = driver.rss_kib(conn.pid)
+        return {
+            "warm_mib": warm / MiB,
+            "after_mib": after / MiB,
+            "growth_mib": (after - warm) / MiB,
+            "peak_mib": hwm / MiB,
+            "calls": calls,
+            "errors": r.errors,
+            "mismatched": r.mismatched,
+        }
+
+    async def direct() -> JsonObj:
+        mock = await start_mock(ctx)
+        try:
+            return await run(mock, [(mock, "echo")])
+        finally:
+            await mock.close()
+
+    async def gateway() -> JsonObj:
+        gw = await start_gateway_stdio(ctx, "rss", stdio_upstreams(ctx))
+        try:
+            return await run(gw, [(gw, f"{u}__echo") for u in UPSTREAMS])
+        finally:
+            await close_gateway(ctx, gw)
+
+    d = await side(ctx, "rss", direct)
+    g = await side(ctx, "rss", gateway)
+    ctx.details["rss"] = {"direct": d, "gateway": g, "warm_calls": warm_calls, "calls": calls}
+    if "error" in d:
+        ctx.failed = True
+    bad = _gw_failed(ctx, g)
+    note_d = "direct = one mock upstream process"
+    if bad:
+        ctx.rows.append(
+            Row(
+                "RSS, 5 upstreams warm",
+                "MiB",
+                d.get("warm_mib"),
+                None,
+                "<= 60 MiB",
+                bad,
+                g["error"],
+            )
+        )
+        ctx.rows.append(
+            Row(
+                f"RSS growth after {calls:,} calls",
+                "MiB",
+                d.get("growth_mib"),
+                None,
+                "no growth (<= 1 MiB)",
+                bad,
+                g["error"],
+            )
+        )
+        return
+    ctx.rows.append(
+        Row(
+            "RSS, 5 upstreams warm",
+            "MiB",
+            d.get("warm_mib"),
+            g["warm_mib"],
+            "<= 60 MiB",
+            _status(g["warm_mib"] <= 60),
+            f"after {warm_calls} warm-up calls; {note_d}",
+        )
+    )
+    ok = g["growth_mib"] <= 1.0 and g["errors"] == 0 and g["mismatched"] == 0
+    ctx.rows.append(
+        Row(
+            f"RSS growth after {calls:,} calls",
+            "MiB",
+            d.get("growth_mib"),
+            g["growth_mib"],
+            "no growth (<= 1 MiB)",
+            _status(ok),
+            f"{g['warm_mib']:.1f} -> {g['after_mib']:.1f} MiB; errors {g['errors']}",
+        )
+    )
+
+
+RUNNERS: dict[str, Callable[[Ctx], Awaitable[None]]] = {
+    "paced": measure_paced,
+    "burst": measure_burst,
+    "parallel": measure_parallel,
+    "blob": measure_blob,
+    "http": measure_http,
+    "rss": measure_rss,
+}
+
+
+# --------------------------------------------------------------------------------------------
+# Gateway discovery and report
+
+
+def default_gateway_cmd() -> list[str]:
+    local = Path(sys.executable).parent / "manifold"
+    if local.exists():
+        return [str(local)]
+    found = shutil.which("manifold")
+    return [found] if found else [sys.executable, "-m", "manifold.cli"]
+
+
+def probe_gateway(cmd: list[str]) -> str | None:
+    """None if ``cmd --help`` works, else why not."""
+    try:
+        proc = subprocess.run(
+            [*cmd, "--help"], cwd=REPO, capture_output=True, timeout=30, check=False
+        )
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return f"`{shlex.join(cmd)} --help` failed: {exc}"
+    if proc.returncode != 0:
+        err = (proc.stderr or proc.stdout).decode("utf-8", "replace").strip().splitlines()
+        last = err[-1] if err else f"exit status {proc.returncode}"
+        return f"gateway not runnable: `{shlex.join(cmd)} --help` -> {last}"
+    return None
+
+
+def _fmt(v: float | None, unit: str) -> str:
+    if v is None:
+        return "-"
+    if unit == "req/s":
+        return f"{v:,.0f}"
+    if unit == "ms" and v < 10:
+        return f"{v:.3f}"
+    return f"{v:,.1f}"
+
+
+def _git_commit() -> str:
+    try:
+        out = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"],
+            cwd=REPO,
+            capture_output=True,
+            timeout=10,
+            check=False,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return "unknown"
+    return out.stdout.decode().strip() or "unknown"
+
+
+def write_report(ctx: Ctx, env: JsonObj) -> None:
+    lines = [
+        "# Manifold benchmark",
+        "",
+        f"{env['started']} · commit {env['commit']} · {env['cpus']} CPUs · Python "
+        f"{env['python']} · load average {env['load_before']} before, {env['load_after']} after"
+        + (" · **quick mode**" if ctx.quick else ""),
+        "",
+        f"Gateway: `{env['gateway']}`"
+        + (f" — {ctx.gateway_problem}" if ctx.gateway_problem else ""),
+        "",
+        "| measure | unit | direct | gateway | target | result | note |",
+        "| --- | --- | ---: | ---: | --- | --- | --- |",
+    ]
+    for r in ctx.rows:
+        note = r.note.replace("|", "/").replace("\n", " ")
+        lines.append(
+            f"| {r.measure} | {r.unit} | {_fmt(r.direct, r.unit)} | {_fmt(r.gateway, r.unit)} "
+            f"| {r.target} | {r.status} | {note} |"
+        )
+    lines += [
+        "",
+        "Direct: the driver talks to the mock upstream itself. Gateway: the same calls through "
+        f"`manifold run` (stdio; 5 upstreams, max_in_flight {MAX_IN_FLIGHT}, tools "
+        "`<upstream>__<tool>`) or `manifold serve` (HTTP; upstream `web` = the mock over HTTP).",
+        "Timings share the machine with the driver and the mocks, and with whatever else runs "
+        "on it; compare figures from one run, and read the load average above as a noise hint.",
+    ]
+    if ctx.warnings:
+        lines += ["", "Warnings:", *(f"- {w}" for w in ctx.warnings)]
+    (ctx.out / "report.md").write_text("\n".join(lines) + "\n")
+    report = {
+        "env": env,
+        "rows": [asdict(r) for r in ctx.rows],
+        "details": ctx.details,
+        "warnings": ctx.warnings,
+    }
+    (ctx.out / "report.json").write_bytes(orjson.dumps(report, option=orjson.OPT_INDENT_2))
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(
+        prog="python -m bench.run",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("--only", default="", help=f"comma-separated subset of {','.join(MEASURES)}")
+    p.add_argument("--quick", action="store_true", help="fewer iterations (a smoke test)")
+    p.add_argument(
+        "--gateway-cmd",
+        default=None,
+        help="command that starts the gateway (default: the venv's `manifold`)",
+    )
+    p.add_argument("--direct-only", action="store_true", help="measure the direct side only")
+    p.add_argument(
+        "--era",
+        choices=("legacy", "modern"),
+        default="legacy",
+        help="downstream wire the driver speaks (legacy handshake or 2026-07-28)",
+    )
+    p.add_argument("--out", type=Path, default=Path("bench-results"))
+    p.add_argument("--strict", action="store_true", help="exit 1 when a target is MISSED")
+    args = p.parse_args(argv)
+    only = [m.strip() for m in args.only.split(",") if m.strip()] or list(MEASURES)
+    unknown = [m for m in only if m not in MEASURES]
+    if unknown:
+        p.error(f"unknown measure(s) {unknown}; choose from {', '.join(MEASURES)}")
+    args.only = only
+    return args
+
+
+async def amain(args: argparse.Namespace) -> int:
+    out: Path = args.out.resolve()
+    logs = out / "logs"
+    logs.mkdir(parents=True, exist_ok=True)
+    for old in logs.glob("*.log"):
+        old.unlink()
+    if args.direct_only:
+        cmd: list[str] | None = None
+        problem: str | None = "not measured (--direct-only)"
+    else:
+        cmd = shlex.split(args.gateway_cmd) if args.gateway_cmd else default_gateway_cmd()
+        problem = probe_gateway(cmd)
+        if problem:
+            print(f"bench: {problem}; measuring the direct side only", file=sys.stderr)
+    env = {
+        "started": datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S UTC"),
+        "commit": _git_commit(),
+        "cpus": os.cpu_count(),
+        "python": platform.python_version(),
+        "load_before": " ".join(f"{x:.2f}" for x in os.getloadavg()),
+        "quick": args.quick,
+        "era": args.era,
+        "gateway": shlex.join(cmd) if cmd else "-",
+    }
+    with tempfile.TemporaryDirectory(prefix="manifold-bench-") as tmp:
+        ctx = Ctx(
+            out=out,
+            logs=logs,
+            tmp=Path(tmp),
+            tag=f"bench-{uuid.uuid4().hex[:12]}",
+            quick=args.quick,
+            era=args.era,
+            gateway_cmd=None if problem else cmd,
+            gateway_problem=problem,
+        )
+        try:
+            for name in args.only:
+                t0 = time.monotonic()
+                print(f"bench: {name} ...", file=sys.stderr, flush=True)
+                try:
+                    await RUNNERS[name](ctx)
+                except (RpcError, OSError, TimeoutError) as exc:
+                    ctx.failed = True
+                    ctx.rows.append(Row(name, "-", None, None, "-", "ERROR", f"{exc}"[:300]))
+                print(f"bench: {name} done in {time.monotonic() - t0:.1f} s", file=sys.stderr)
+        finally:
+            await reap_leftovers(ctx, "the harness")
+        env["load_after"] = " ".join(f"{x:.2f}" for x in os.getloadavg())
+        write_report(ctx, env)
+    print((out / "report.md").read_text())
+    if ctx.failed or (problem and not args.direct_only):
+        return 2
+    if args.strict and any(r.status == "MISSED" for r in ctx.rows):
+        return 1
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    loop_factory = None
+    with contextlib.suppress(ImportError):
+        import uvloop
+
+        loop_factory = uvloop.new_event_loop
+    with asyncio.Runner(loop_factory=loop_factory) as runner:
+        return runner.run(amain(args))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
