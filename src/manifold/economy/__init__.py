@@ -1,0 +1,1 @@
+"""Token economy: tool search and related helpers."""
