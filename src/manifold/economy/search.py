@@ -220,6 +220,10 @@ def _stem(word: str) -> str:
         w = _undouble(w[:-2])
     elif w.endswith("ness") and len(w) - 4 >= 3:
         w = w[:-4]
+    elif w.endswith("ication") and len(w) - 7 >= 3:
+        w = w[:-7] + "y"
+    elif w.endswith(("ability", "ibility")) and len(w) - 7 >= 4:
+        w = w[:-7]
     elif w.endswith("ation") and len(w) - 5 >= 4:
         w = w[:-5] + "ate"
     elif w.endswith(("tion", "sion")) and len(w) - 3 >= 4:
@@ -1195,8 +1199,11 @@ def _parse_query(query: str) -> _ParsedQuery:
             key = tuple(lowered[i : i + length])
             alts = _SYN_PHRASES.get(key)
             if alts is not None:
-                own = tuple(t for t in tokenize(" ".join(key)) if t)
-                all_alts = ((own, 0.5), *alts) if own else alts
+                # The phrase's own words: full weight for noun compounds ("body fat"),
+                # weak for idioms whose words mean little alone ("kick off").
+                own = tuple(tokenize(" ".join(key)))
+                own_w = 1.0 if len(own) >= 2 else 0.5
+                all_alts = ((own, own_w), *alts) if own else alts
                 slots.append(_Slot(alts=all_alts, weight=1.0, primary=alts[0][0]))
                 i += length
                 matched = True
@@ -1265,7 +1272,8 @@ class RankerConfig:
     field_b: tuple[float, float, float, float] = (0.3, 0.6, 0.5, 0.0)
     bigram_weight: float = 0.6
     coverage_weight: float = 1.5
-    coverage_candidates: int = 50
+    rescore_candidates: int = 50
+    full_scan_postings: int = 512
     action_match: float = 1.5
     action_family: float = 0.75
     prefix_weight: float = 0.5
@@ -1343,8 +1351,8 @@ class ToolIndex:
     def __init__(
         self,
         entries: list[ToolEntry],
-        postings: dict[str, tuple[tuple[int, ...], tuple[float, ...]]],
-        bigram_postings: dict[str, tuple[tuple[int, ...], tuple[float, ...]]],
+        postings: dict[str, dict[int, float]],
+        bigram_postings: dict[str, dict[int, float]],
         name_terms: list[frozenset[str]],
         actions: list[int | None],
         config: RankerConfig,
@@ -1479,117 +1487,171 @@ class ToolIndex:
         if k <= 0 or not self._entries:
             return []
         parsed = _parse_query(query)
-        slots = parsed.slots
-        if not slots:
+        if not parsed.slots:
             return []
         cfg = self._config
         postings = self._postings
-        acc: dict[int, float] = {}
+
+        # Resolve slots against the vocabulary; note which terms the query matched
+        # (for name coverage) and the query's primary term sequence (for bigrams).
+        plans: list[tuple[tuple[tuple[str, ...], float], ...]] = []
         matched_terms: dict[str, float] = {}
-        content_matched = False
         primary_seq: list[str] = []
         internal_bigrams: list[tuple[str, float]] = []
-        for slot in slots:
+        content_matched = False
+        for slot in parsed.slots:
             alts = self._resolve(slot)
             if slot.primary:
                 primary_seq.extend(slot.primary)
-            elif primary_seq and primary_seq[-1] != "":
-                primary_seq.append("")  # break bigram chains across concept slots
+            elif primary_seq and primary_seq[-1]:
+                primary_seq.append("")  # concept slots break bigram chains
             if not alts:
                 continue
             if slot.weight >= 0.5:
                 content_matched = True
             sw = slot.weight
-            if len(alts) == 1 and len(alts[0][0]) == 1:
-                (term,), w = alts[0]
-                docs, imps = postings[term]
-                f = sw * w
-                get = acc.get
-                for d, s in zip(docs, imps, strict=True):
-                    acc[d] = get(d, 0.0) + f * s
-                if f > matched_terms.get(term, 0.0):
-                    matched_terms[term] = f
-                continue
-            best: dict[int, float] = {}
-            for terms, w in alts:
-                f = sw * w
+            weighted = tuple((terms, sw * w) for terms, w in alts)
+            for terms, f in weighted:
                 for t in terms:
                     if f > matched_terms.get(t, 0.0):
                         matched_terms[t] = f
-                if len(terms) == 1:
-                    docs, imps = postings[terms[0]]
-                    bget = best.get
-                    for d, s in zip(docs, imps, strict=True):
-                        v = f * s
-                        if v > bget(d, 0.0):
-                            best[d] = v
-                else:
-                    internal_bigrams.extend((b, f) for b in _bigrams(terms))
-                    tmp: dict[int, float] = {}
-                    tget = tmp.get
-                    for t in terms:
-                        pl = postings.get(t)
-                        if pl is None:
-                            continue
-                        for d, s in zip(pl[0], pl[1], strict=True):
-                            tmp[d] = tget(d, 0.0) + f * s
-                    bget = best.get
-                    for d, v in tmp.items():
-                        if v > bget(d, 0.0):
-                            best[d] = v
-            get = acc.get
-            for d, v in best.items():
-                acc[d] = get(d, 0.0) + v
-        if not acc or not content_matched:
+                if len(terms) > 1:
+                    internal_bigrams.extend((bg, f) for bg in _bigrams(terms))
+            plans.append(weighted)
+        if not content_matched:
             return []
 
-        # Adjacent-term bonus.
+        # Candidates: documents containing at least one selective term. Terms with
+        # long postings (generic verbs on a big catalog) only score those candidates;
+        # scoring of the candidates themselves is exact. When every term is generic,
+        # the documents of the rarest one are the candidates.
+        cutoff = max(cfg.full_scan_postings, len(self._entries) // 16)
+        selective = {t for t in matched_terms if len(postings[t]) <= cutoff}
+        cands: set[int] | None
+        if len(selective) == len(matched_terms):
+            cands = None
+        else:
+            cands = set()
+            for t in selective:
+                cands.update(postings[t])
+            if not cands:
+                rarest = min(matched_terms, key=lambda t: (len(postings[t]), t))
+                selective = {rarest}
+                cands.update(postings[rarest])
+        acc: dict[int, float] = {}
+        for weighted in plans:
+            self._add_slot(acc, weighted, cands, selective)
+        if not acc:
+            return []
+
+        # Adjacent-term bonus (only for documents that are already candidates).
         bgw = cfg.bigram_weight
         if bgw > 0.0:
             seen: set[str] = set()
-            query_bigrams = [(b, 1.0) for b in _bigrams([t for t in primary_seq])]
-            for b, f in (*query_bigrams, *internal_bigrams):
-                if " " not in b or b.startswith(" ") or b.endswith(" ") or b in seen:
+            pairs = [(bg, 1.0) for bg in _bigrams(primary_seq) if not bg.startswith(" ")]
+            pairs = [(bg, f) for bg, f in pairs if not bg.endswith(" ")]
+            for bg, f in (*pairs, *internal_bigrams):
+                if bg in seen:
                     continue
-                seen.add(b)
-                pl = self._bigram_postings.get(b)
+                seen.add(bg)
+                pl = self._bigram_postings.get(bg)
                 if pl is None:
                     continue
-                get = acc.get
-                for d, s in zip(pl[0], pl[1], strict=True):
-                    if d in acc:
-                        acc[d] = get(d, 0.0) + bgw * f * s
+                g = bgw * f
+                if len(pl) <= len(acc):
+                    for d, v in pl.items():
+                        if d in acc:
+                            acc[d] += g * v
+                else:
+                    for d in acc:
+                        v = pl.get(d)
+                        if v is not None:
+                            acc[d] += g * v
 
-        # Re-scoring of the best candidates: name coverage and action agreement.
-        if len(acc) > cfg.coverage_candidates:
-            cands = sorted(acc, key=acc.__getitem__, reverse=True)[: cfg.coverage_candidates]
+        # Re-score the best candidates: name coverage and action agreement. Bonuses are
+        # non-negative and only given to these, so the final top-k is among them.
+        n_cands = max(cfg.rescore_candidates, k)
+        if len(acc) > n_cands:
+            threshold = sorted(acc.values(), reverse=True)[n_cands - 1]
+            best_docs = [d for d, v in acc.items() if v >= threshold]
         else:
-            cands = list(acc)
+            best_docs = list(acc)
         cw = cfg.coverage_weight
         qa = parsed.action
         q_read = qa in _READ_CLASSES
-        for d in cands:
-            bonus = 0.0
-            names = self._name_terms[d]
+        name_terms = self._name_terms
+        actions = self._actions
+        entries = self._entries
+        scored: list[tuple[float, str, str]] = []
+        for d in best_docs:
+            score = acc[d]
+            names = name_terms[d]
             if cw > 0.0 and names:
-                cov = sum(min(1.0, matched_terms.get(t, 0.0)) for t in names) / len(names)
-                bonus += cw * cov
+                cov = 0.0
+                for t in names:
+                    m = matched_terms.get(t)
+                    if m is not None:
+                        cov += m if m < 1.0 else 1.0
+                score += cw * cov / len(names)
             if qa is not None:
-                ta = self._actions[d]
+                ta = actions[d]
                 if ta is not None:
                     if ta == qa:
-                        bonus += cfg.action_match
+                        score += cfg.action_match
                     elif (ta in _READ_CLASSES) == q_read:
-                        bonus += cfg.action_family
-            if bonus:
-                acc[d] += bonus
+                        score += cfg.action_family
+            if score > min_score:
+                e = entries[d]
+                scored.append((-round(score, 9), e.server, e.tool))
+        scored.sort()
+        return [Hit(server, tool, -neg) for neg, server, tool in scored[:k]]
 
-        entries = self._entries
-        ranked = sorted(
-            ((round(s, 9), d) for d, s in acc.items() if s > min_score),
-            key=lambda x: (-x[0], entries[x[1]].server, entries[x[1]].tool),
-        )
-        return [Hit(entries[d].server, entries[d].tool, s) for s, d in ranked[:k]]
+    def _add_slot(
+        self,
+        acc: dict[int, float],
+        weighted: tuple[tuple[tuple[str, ...], float], ...],
+        cands: set[int] | None,
+        selective: set[str],
+    ) -> None:
+        """Add one slot (the best of its alternatives) to ``acc``. With ``cands``, only
+        those documents are scored; the postings of ``selective`` terms are all in it."""
+        postings = self._postings
+        best: dict[int, float] = {}
+        single = len(weighted) == 1
+        for terms, f in weighted:
+            if len(terms) == 1 and (cands is None or terms[0] in selective):
+                part = postings[terms[0]]
+            else:
+                part = {}
+                pget = part.get
+                for t in terms:
+                    pl = postings[t]
+                    if cands is None or t in selective:
+                        for d, v in pl.items():
+                            part[d] = pget(d, 0.0) + v
+                    elif len(pl) <= len(cands):
+                        for d, v in pl.items():
+                            if d in cands:
+                                part[d] = pget(d, 0.0) + v
+                    else:
+                        plget = pl.get
+                        for d in cands:
+                            v = plget(d)
+                            if v is not None:
+                                part[d] = pget(d, 0.0) + v
+            if single:
+                get = acc.get
+                for d, v in part.items():
+                    acc[d] = get(d, 0.0) + f * v
+                return
+            bget = best.get
+            for d, v in part.items():
+                v *= f
+                if v > bget(d, 0.0):
+                    best[d] = v
+        get = acc.get
+        for d, v in best.items():
+            acc[d] = get(d, 0.0) + v
 
     def _resolve(self, slot: _Slot) -> tuple[tuple[tuple[str, ...], float], ...]:
         """Alternatives of ``slot`` restricted to indexed terms, with vocabulary fallbacks
@@ -1640,11 +1702,8 @@ def _split_compound(token: str, vocab: set[str] | frozenset[str]) -> tuple[str, 
     return None
 
 
-def _impacts(
-    per_doc: dict[int, float], n_docs: int, k1: float
-) -> tuple[tuple[int, ...], tuple[float, ...]]:
+def _impacts(per_doc: dict[int, float], n_docs: int, k1: float) -> dict[int, float]:
+    """BM25 impact of one term in each document it occurs in (doc order)."""
     df = len(per_doc)
     idf = math.log(1.0 + (n_docs - df + 0.5) / (df + 0.5))
-    docs = tuple(sorted(per_doc))
-    imps = tuple(idf * per_doc[d] * (k1 + 1.0) / (per_doc[d] + k1) for d in docs)
-    return docs, imps
+    return {d: idf * per_doc[d] * (k1 + 1.0) / (per_doc[d] + k1) for d in sorted(per_doc)}
