@@ -1160,6 +1160,32 @@ def analyze_query(query: str) -> list[tuple[tuple[tuple[str, ...], float], ...]]
 class _ParsedQuery:
     slots: list[_Slot]
     action: int | None
+    surface: frozenset[str]
+
+
+def _dedupe_expansions(slots: list[_Slot]) -> list[_Slot]:
+    """Keep expansions from re-counting a word the query already states.
+
+    An expansion (an alternative weighted below 1) is dropped when its terms are the
+    query's own words in another slot: in "main branch", "main" -> branch is redundant.
+    """
+    own: list[set[str]] = []
+    for slot in slots:
+        own.append({t for terms, w in slot.alts if w >= 1.0 for t in terms})
+    out: list[_Slot] = []
+    for i, slot in enumerate(slots):
+        others: set[str] = set()
+        for j, terms_j in enumerate(own):
+            if j != i:
+                others |= terms_j
+        kept = tuple(
+            (terms, w) for terms, w in slot.alts if w >= 1.0 or not set(terms) <= others
+        )
+        if kept:
+            out.append(_Slot(alts=kept, weight=slot.weight, primary=slot.primary))
+        elif slot.primary:
+            out.append(_Slot(alts=(), weight=slot.weight, primary=slot.primary))
+    return out
 
 
 def _parse_query(query: str) -> _ParsedQuery:
@@ -1234,7 +1260,13 @@ def _parse_query(query: str) -> _ParsedQuery:
         elif not content and low in _STOP_WORDS and low in _SYN_SINGLE:
             # Stop words with a meaning of their own ("who", "show") are weak slots.
             slots.append(_Slot(alts=_SYN_SINGLE[low], weight=0.5, primary=()))
-    return _ParsedQuery(slots, action)
+    surface = frozenset(
+        p.lower()
+        for raw in raw_words
+        for p in _CAMEL_RE.findall(raw.split("'", 1)[0])
+        if p.isalpha() and p.lower() not in _STOP_WORDS
+    )
+    return _ParsedQuery(_dedupe_expansions(slots), action, surface)
 
 
 def _phrase_alts(
@@ -1271,11 +1303,12 @@ class RankerConfig:
     field_weights: tuple[float, float, float, float] = (3.0, 1.0, 0.4, 1.5)
     field_b: tuple[float, float, float, float] = (0.3, 0.6, 0.5, 0.0)
     bigram_weight: float = 0.6
-    coverage_weight: float = 1.5
+    coverage_weight: float = 1.0
     rescore_candidates: int = 50
     full_scan_postings: int = 512
     action_match: float = 1.5
     action_family: float = 0.75
+    surface_weight: float = 0.5
     prefix_weight: float = 0.5
     compound_weight: float = 0.6
 
@@ -1342,6 +1375,7 @@ class ToolIndex:
         "_bigram_postings",
         "_config",
         "_entries",
+        "_name_surface",
         "_name_terms",
         "_postings",
         "_vocab",
@@ -1354,6 +1388,7 @@ class ToolIndex:
         postings: dict[str, dict[int, float]],
         bigram_postings: dict[str, dict[int, float]],
         name_terms: list[frozenset[str]],
+        name_surface: list[frozenset[str]],
         actions: list[int | None],
         config: RankerConfig,
     ) -> None:
@@ -1362,6 +1397,7 @@ class ToolIndex:
         self._postings = postings
         self._bigram_postings = bigram_postings
         self._name_terms = name_terms
+        self._name_surface = name_surface
         self._config = config
         self._vocab = sorted(postings)
         self._vocab_set = frozenset(postings)
@@ -1387,6 +1423,7 @@ class ToolIndex:
         field_lens: list[list[float]] = []
         bigram_tfs: list[dict[str, float]] = []
         name_terms: list[frozenset[str]] = []
+        name_surface: list[frozenset[str]] = []
         for e in docs:
             server_words = split_identifier(e.server)
             name_words = [w for w in split_identifier(e.tool) if not w.isdigit()]
@@ -1422,6 +1459,16 @@ class ToolIndex:
                     t
                     for t in content_name
                     if t not in _GENERIC_NAME_TERMS and t not in own_server
+                )
+            )
+            name_surface.append(
+                frozenset(
+                    w
+                    for w in name_words
+                    if w.isalpha()
+                    and w not in _STOP_WORDS
+                    and w not in server_words
+                    and stem(w) not in _GENERIC_NAME_TERMS
                 )
             )
 
@@ -1463,7 +1510,7 @@ class ToolIndex:
                 bg_pseudo.setdefault(b, {})[d] = tf
         bigram_postings = {b: _impacts(per_doc, n_docs, cfg.k1) for b, per_doc in bg_pseudo.items()}
         actions = [_tool_action(e.tool, e.server, e.description) for e in docs]
-        return cls(docs, postings, bigram_postings, name_terms, actions, cfg)
+        return cls(docs, postings, bigram_postings, name_terms, name_surface, actions, cfg)
 
     # -- introspection --------------------------------------------------------------------
 
@@ -1580,6 +1627,9 @@ class ToolIndex:
         qa = parsed.action
         q_read = qa in _READ_CLASSES
         name_terms = self._name_terms
+        name_surface = self._name_surface
+        q_surface = parsed.surface
+        sfw = cfg.surface_weight
         actions = self._actions
         entries = self._entries
         scored: list[tuple[float, str, str]] = []
@@ -1593,6 +1643,11 @@ class ToolIndex:
                     if m is not None:
                         cov += m if m < 1.0 else 1.0
                 score += cw * cov / len(names)
+            surf = name_surface[d]
+            if sfw > 0.0 and surf:
+                same = len(surf & q_surface)
+                if same:
+                    score += sfw * same / len(surf)
             if qa is not None:
                 ta = actions[d]
                 if ta is not None:
