@@ -69,22 +69,7 @@ EntryLike = ToolEntry | Sequence[Any]
 # Lexical analysis
 
 _STOP_WORDS: Final[frozenset[str]] = frozenset(
-    """
-    a about above after again against all also am an and any anyone anything are aren
-    as at be been before being below between both but by can cannot could couldn did
-    didn do does doesn doing don down during each either else ever few for from further
-    had hadn has hasn have haven having he her here hers herself him himself his how
-    i if in into is isn it its itself just let lets like ll may me might mine more most
-    must mustn my myself need needs no nor not now of off on once one only or other
-    ought our ours ourselves out over own please re s same shall she should shouldn so
-    some somebody something such t than that the their theirs them themselves then there
-    these they this those through thus to too under until up upon us ve very via was
-    wasn we were weren what whatever when where whether which while who whom whose
-    will with within without won would wouldn yet you your yours yourself yourselves
-    zero two three four five six seven eight nine ten eleven twelve
-    hey hi thanks thank kindly quickly just really actually currently
-    want wanna gonna going got give gives gave tell
-    """.split()
+    ["a", "about", "above", "after", "again", "against", "all", "also", "am", "an", "and", "any", "anyone", "anything", "are", "aren", "as", "at", "be", "been", "before", "being", "below", "between", "both", "but", "by", "can", "cannot", "could", "couldn", "did", "didn", "do", "does", "doesn", "doing", "don", "down", "during", "each", "either", "else", "ever", "few", "for", "from", "further", "had", "hadn", "has", "hasn", "have", "haven", "having", "he", "her", "here", "hers", "herself", "him", "himself", "his", "how", "i", "if", "in", "into", "is", "isn", "it", "its", "itself", "just", "let", "lets", "like", "ll", "may", "me", "might", "mine", "more", "most", "must", "mustn", "my", "myself", "need", "needs", "no", "nor", "not", "now", "of", "off", "on", "once", "one", "only", "or", "other", "ought", "our", "ours", "ourselves", "out", "over", "own", "please", "re", "s", "same", "shall", "she", "should", "shouldn", "so", "some", "somebody", "something", "such", "t", "than", "that", "the", "their", "theirs", "them", "themselves", "then", "there", "these", "they", "this", "those", "through", "thus", "to", "too", "under", "until", "up", "upon", "us", "ve", "very", "via", "was", "wasn", "we", "were", "weren", "what", "whatever", "when", "where", "whether", "which", "while", "who", "whom", "whose", "will", "with", "within", "without", "won", "would", "wouldn", "yet", "you", "your", "yours", "yourself", "yourselves", "zero", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve", "hey", "hi", "thanks", "thank", "kindly", "quickly", "just", "really", "actually", "currently", "want", "wanna", "gonna", "going", "got", "give", "gives", "gave", "tell"]
 )
 """Words that carry no retrieval signal on their own.
 
@@ -207,9 +192,7 @@ def _stem(word: str) -> str:
     # Step 1: plurals and third person.
     if w.endswith("ies") and len(w) > 4:
         w = w[:-3] + "y"
-    elif w.endswith("sses"):
-        w = w[:-2]
-    elif w.endswith(("xes", "ches", "shes", "zzes")):
+    elif w.endswith("sses") or w.endswith(("xes", "ches", "shes", "zzes")):
         w = w[:-2]
     elif w.endswith("s") and not w.endswith(("ss", "us", "is")) and len(w) > 3:
         w = w[:-1]
@@ -230,9 +213,7 @@ def _stem(word: str) -> str:
         w = w[:-3]
     elif w.endswith(("able", "ible")) and len(w) - 4 >= 4:
         w = w[:-4]
-    elif w.endswith("ly") and not w.endswith("ply") and len(w) - 2 >= 4:
-        w = w[:-2]
-    elif w.endswith("ee") and len(w) - 2 >= 4:
+    elif (w.endswith("ly") and not w.endswith("ply") and len(w) - 2 >= 4) or (w.endswith("ee") and len(w) - 2 >= 4):
         w = w[:-2]
     # Step 3: normalise the tail.
     if len(w) > 3 and w.endswith("e"):
@@ -980,8 +961,7 @@ _LEADING_VERBS: Final[dict[str, tuple[tuple[str, float], ...]]] = {
     "share": (("share", 1.0), ("upload", 0.6), ("post", 0.5)),
 }
 _PREAMBLE: Final[frozenset[str]] = frozenset(
-    "please pls can could would will you i we want wanna need to like let lets me us go "
-    "ahead and just quickly now then ok okay hey hi kindly help".split()
+    ["please", "pls", "can", "could", "would", "will", "you", "i", "we", "want", "wanna", "need", "to", "like", "let", "lets", "me", "us", "go", "ahead", "and", "just", "quickly", "now", "then", "ok", "okay", "hey", "hi", "kindly", "help"]
 )
 
 # Regular expressions that recognise concepts in the raw query. The matched text is
@@ -1024,43 +1004,33 @@ _READ_CLASSES: Final[frozenset[int]] = frozenset({_READ, _SEARCH})
 
 _VERB_CLASS: Final[dict[str, int]] = {
     **dict.fromkeys(
-        "get list show display view read fetch retrieve describe inspect download export "
-        "check see explain count calculate compute summarize summarise watch monitor "
-        "analyze analyse preview peek print dump review_read".split(),
+        ["get", "list", "show", "display", "view", "read", "fetch", "retrieve", "describe", "inspect", "download", "export", "check", "see", "explain", "count", "calculate", "compute", "summarize", "summarise", "watch", "monitor", "analyze", "analyse", "preview", "peek", "print", "dump", "review_read"],
         _READ,
     ),
-    **dict.fromkeys("search find lookup locate query grep seek discover filter".split(), _SEARCH),
+    **dict.fromkeys(["search", "find", "lookup", "locate", "query", "grep", "seek", "discover", "filter"], _SEARCH),
     **dict.fromkeys(
-        "create add make new insert generate build write compose draft register record log "
-        "fork clone schedule plan raise submit upload push commit open file book track "
-        "import copy duplicate provision spawn init initialize setup".split(),
+        ["create", "add", "make", "new", "insert", "generate", "build", "write", "compose", "draft", "register", "record", "log", "fork", "clone", "schedule", "plan", "raise", "submit", "upload", "push", "commit", "open", "file", "book", "track", "import", "copy", "duplicate", "provision", "spawn", "init", "initialize", "setup"],
         _CREATE,
     ),
     **dict.fromkeys(
-        "update edit modify change set rename move transition close reopen mark assign merge "
-        "rebase link approve resolve bump patch replace overwrite adjust tweak amend revise "
-        "enable disable toggle lock unlock pin star label tag sync refresh".split(),
+        ["update", "edit", "modify", "change", "set", "rename", "move", "transition", "close", "reopen", "mark", "assign", "merge", "rebase", "link", "approve", "resolve", "bump", "patch", "replace", "overwrite", "adjust", "tweak", "amend", "revise", "enable", "disable", "toggle", "lock", "unlock", "pin", "star", "label", "tag", "sync", "refresh"],
         _UPDATE,
     ),
     **dict.fromkeys(
-        "delete remove drop erase destroy purge discard trash wipe archive unlink revoke "
-        "cancel uninstall kick".split(),
+        ["delete", "remove", "drop", "erase", "destroy", "purge", "discard", "trash", "wipe", "archive", "unlink", "revoke", "cancel", "uninstall", "kick"],
         _DELETE,
     ),
     **dict.fromkeys(
-        "run execute trigger rerun retry restart start stop launch dispatch invoke kick deploy "
-        "redo rollback".split(),
+        ["run", "execute", "trigger", "rerun", "retry", "restart", "start", "stop", "launch", "dispatch", "invoke", "kick", "deploy", "redo", "rollback"],
         _RUN,
     ),
     **dict.fromkeys(
-        "send post reply respond share notify invite tell announce broadcast react request "
-        "ask forward remind ping message mention".split(),
+        ["send", "post", "reply", "respond", "share", "notify", "invite", "tell", "announce", "broadcast", "react", "request", "ask", "forward", "remind", "ping", "message", "mention"],
         _SEND,
     ),
 }
 _QUESTION_WORDS: Final[frozenset[str]] = frozenset(
-    "what which who whom whose how when where why did do does is are was were has have "
-    "any whats hows wheres".split()
+    ["what", "which", "who", "whom", "whose", "how", "when", "where", "why", "did", "do", "does", "is", "are", "was", "were", "has", "have", "any", "whats", "hows", "wheres"]
 )
 _READ_OBJECTS: Final[frozenset[str]] = frozenset({"me", "us"})
 
@@ -1178,9 +1148,7 @@ def _dedupe_expansions(slots: list[_Slot]) -> list[_Slot]:
         for j, terms_j in enumerate(own):
             if j != i:
                 others |= terms_j
-        kept = tuple(
-            (terms, w) for terms, w in slot.alts if w >= 1.0 or not set(terms) <= others
-        )
+        kept = tuple((terms, w) for terms, w in slot.alts if w >= 1.0 or not set(terms) <= others)
         if kept:
             out.append(_Slot(alts=kept, weight=slot.weight, primary=slot.primary))
         elif slot.primary:
@@ -1198,8 +1166,9 @@ def _parse_query(query: str) -> _ParsedQuery:
         text = pattern.sub(" ", text)
         alts = tuple((_analyse_phrase(t), w) for t, w in concept)
         for _ in range(min(n, 2)):
-            slots.append(_Slot(alts=tuple((terms, 1.0) for terms, _w in alts), weight=1.0,
-                               primary=()))
+            slots.append(
+                _Slot(alts=tuple((terms, 1.0) for terms, _w in alts), weight=1.0, primary=())
+            )
             # Concept weights are per alternative; store them on the alternatives.
             slots[-1] = _Slot(alts=alts, weight=1.0, primary=())
 
@@ -1456,9 +1425,7 @@ class ToolIndex:
             own_server = {stem(w) for w in server_words}
             name_terms.append(
                 frozenset(
-                    t
-                    for t in content_name
-                    if t not in _GENERIC_NAME_TERMS and t not in own_server
+                    t for t in content_name if t not in _GENERIC_NAME_TERMS and t not in own_server
                 )
             )
             name_surface.append(

@@ -1,0 +1,3 @@
+from manifold.cli import main
+
+main()

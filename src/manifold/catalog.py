@@ -1,0 +1,190 @@
+"""The merged catalog: every upstream's tools, prompts, resources and templates, and the routes.
+
+Each upstream's lists are fetched (all pages) when it connects and again when it says a list
+changed; the merged views are rebuilt for that kind only. Tools and prompts are namespaced
+(`naming.py`); resource URIs pass through unchanged and are routed by owner: exact URIs first,
+then templates, then the URI scheme, first upstream in config order winning a collision.
+Tool filters (allow/deny globs on the upstream's own names) apply here, so a filtered tool is
+neither listed nor callable.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import logging
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from manifold.config import GatewayConfig
+from manifold.naming import disambiguate, exposed_name
+
+log = logging.getLogger("manifold.catalog")
+
+KINDS = ("tools", "prompts", "resources", "resourceTemplates")
+LIST_METHODS = {
+    "tools": "tools/list",
+    "prompts": "prompts/list",
+    "resources": "resources/list",
+    "resourceTemplates": "resources/templates/list",
+}
+# The kind a `notifications/<x>/list_changed` refreshes.
+CHANGE_KINDS = {
+    "tools": ("tools",),
+    "prompts": ("prompts",),
+    "resources": ("resources", "resourceTemplates"),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Route:
+    upstream: str
+    name: str
+
+
+def _template_regex(template: str) -> re.Pattern[str]:
+    out, pos = [], 0
+    for m in re.finditer(r"\{[^}]*\}", template):
+        out.append(re.escape(template[pos : m.start()]))
+        inner = m.group(0)[1:-1]
+        out.append(".*" if inner.startswith(("+", "#", "/")) or "*" in inner else "[^/]*")
+        pos = m.end()
+    out.append(re.escape(template[pos:]))
+    return re.compile("".join(out) + r"\Z")
+
+
+@dataclass(slots=True)
+class _UpstreamLists:
+    items: dict[str, list[dict[str, Any]]] = field(default_factory=lambda: {k: [] for k in KINDS})
+
+
+class Catalog:
+    def __init__(self, config: GatewayConfig) -> None:
+        self.config = config
+        self.order = list(config.enabled_upstreams)
+        self._per: dict[str, _UpstreamLists] = {n: _UpstreamLists() for n in self.order}
+        self.version = 0
+        self.tools: list[dict[str, Any]] = []
+        self.prompts: list[dict[str, Any]] = []
+        self.resources: list[dict[str, Any]] = []
+        self.templates: list[dict[str, Any]] = []
+        self.tool_routes: dict[str, Route] = {}
+        self.prompt_routes: dict[str, Route] = {}
+        self.resource_owner: dict[str, str] = {}
+        self.template_owner: dict[str, str] = {}
+        self._template_matchers: list[tuple[re.Pattern[str], str]] = []
+        self._scheme_owner: dict[str, str] = {}
+
+    # ----------------------------------------------------------------- updates
+
+    def allowed(self, upstream: str, tool: str) -> bool:
+        f = self.config.upstreams[upstream].tools
+        if not any(fnmatch.fnmatchcase(tool, g) for g in f.allow):
+            return False
+        return not any(fnmatch.fnmatchcase(tool, g) for g in f.deny)
+
+    def set_items(self, upstream: str, kind: str, items: list[dict[str, Any]]) -> None:
+        if upstream not in self._per:
+            return
+        if kind == "tools":
+            items = [
+                t
+                for t in items
+                if isinstance(t.get("name"), str) and self.allowed(upstream, t["name"])
+            ]
+        self._per[upstream].items[kind] = items
+        self._rebuild(kind)
+
+    def clear(self, upstream: str) -> None:
+        if upstream in self._per:
+            self._per[upstream] = _UpstreamLists()
+            for kind in KINDS:
+                self._rebuild(kind)
+
+    def _rebuild(self, kind: str) -> None:
+        self.version += 1
+        if kind in ("tools", "prompts"):
+            merged, routes = self._namespaced(kind)
+            if kind == "tools":
+                self.tools, self.tool_routes = merged, routes
+            else:
+                self.prompts, self.prompt_routes = merged, routes
+        elif kind == "resources":
+            self.resources, self.resource_owner = [], {}
+            for up in self.order:
+                for r in self._per[up].items["resources"]:
+                    uri = r.get("uri")
+                    if not isinstance(uri, str):
+                        continue
+                    if uri in self.resource_owner:
+                        log.warning(
+                            "resource %s of %s hidden: %s has it", uri, up, self.resource_owner[uri]
+                        )
+                        continue
+                    self.resource_owner[uri] = up
+                    self.resources.append(r)
+            self._rebuild_schemes()
+        else:
+            self.templates, self.template_owner, self._template_matchers = [], {}, []
+            for up in self.order:
+                for t in self._per[up].items["resourceTemplates"]:
+                    tpl = t.get("uriTemplate")
+                    if not isinstance(tpl, str) or tpl in self.template_owner:
+                        continue
+                    self.template_owner[tpl] = up
+                    self._template_matchers.append((_template_regex(tpl), up))
+                    self.templates.append(t)
+            self._rebuild_schemes()
+
+    def _rebuild_schemes(self) -> None:
+        owners: dict[str, set[str]] = {}
+        for uri, up in self.resource_owner.items():
+            owners.setdefault(uri.split(":", 1)[0], set()).add(up)
+        for tpl, up in self.template_owner.items():
+            owners.setdefault(tpl.split(":", 1)[0], set()).add(up)
+        self._scheme_owner = {s: next(iter(u)) for s, u in owners.items() if len(u) == 1}
+
+    def _namespaced(self, kind: str) -> tuple[list[dict[str, Any]], dict[str, Route]]:
+        sep, prefix = self.config.separator, self.config.prefix
+        merged: list[dict[str, Any]] = []
+        routes: dict[str, Route] = {}
+        for up in self.order:
+            for item in self._per[up].items[kind]:
+                original = item.get("name")
+                if not isinstance(original, str):
+                    continue
+                name = exposed_name(up, original, sep, prefix)
+                if name in routes:
+                    name = disambiguate(name, f"{up}/{original}")
+                    log.warning("%s name collision: %s/%s exposed as %s", kind, up, original, name)
+                routes[name] = Route(up, original)
+                merged.append(item if name == original else {**item, "name": name})
+        return merged, routes
+
+    # ----------------------------------------------------------------- routing
+
+    def route_resource(self, uri: str) -> str | None:
+        up = self.resource_owner.get(uri)
+        if up is not None:
+            return up
+        for rx, owner in self._template_matchers:
+            if rx.match(uri):
+                return owner
+        up = self._scheme_owner.get(uri.split(":", 1)[0])
+        if up is not None:
+            return up
+        return self.order[0] if len(self.order) == 1 else None
+
+    def route_template(self, uri_template: str) -> str | None:
+        return self.template_owner.get(uri_template) or self.route_resource(uri_template)
+
+    def items(self, kind: str) -> list[dict[str, Any]]:
+        return {
+            "tools": self.tools,
+            "prompts": self.prompts,
+            "resources": self.resources,
+            "resourceTemplates": self.templates,
+        }[kind]
+
+    def upstream_items(self, upstream: str, kind: str) -> list[dict[str, Any]]:
+        return self._per[upstream].items[kind] if upstream in self._per else []

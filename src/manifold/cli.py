@@ -1,0 +1,285 @@
+"""The `manifold` command line: run, serve, check, tools, import."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import signal
+import sys
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import click
+
+from manifold import __version__
+from manifold.config import ConfigError, GatewayConfig, load_config
+
+log = logging.getLogger("manifold")
+
+
+def _setup_logging(level: str, json_logs: bool = False) -> None:
+    handler = logging.StreamHandler(sys.stderr)
+    if json_logs:
+        from manifold.logs import JsonFormatter
+
+        handler.setFormatter(JsonFormatter())
+    else:
+        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    root = logging.getLogger()
+    root.handlers[:] = [handler]
+    root.setLevel(level.upper())
+
+
+def _load(config: str, no_prefix: bool) -> GatewayConfig:
+    try:
+        cfg = load_config(config)
+    except ConfigError as e:
+        raise click.ClickException(str(e)) from None
+    if no_prefix:
+        cfg = cfg.model_copy(update={"prefix": False})
+    return cfg
+
+
+def _run_async(main: Callable[[], Awaitable[None]]) -> None:
+    try:
+        import uvloop
+
+        uvloop.install()
+    except ImportError:  # pragma: no cover - uvloop is optional on exotic platforms
+        pass
+    asyncio.run(main())
+
+
+def _install_stop_signals(stop: asyncio.Event) -> None:
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+        loop.add_signal_handler(sig, stop.set)
+
+
+config_option = click.option(
+    "--config",
+    "-c",
+    "config",
+    required=True,
+    type=click.Path(dir_okay=False),
+    help="Manifold YAML/TOML config, or a client's mcpServers JSON file as it is.",
+)
+no_prefix_option = click.option(
+    "--no-prefix",
+    is_flag=True,
+    help="Pass tool, prompt and resource names unchanged (a collision is a config error).",
+)
+log_option = click.option(
+    "--log-level", default="warning", show_default=True, help="stderr log level."
+)
+
+
+@click.group()
+@click.version_option(__version__, prog_name="manifold")
+def main() -> None:
+    """Manifold: one MCP endpoint in front of many MCP servers."""
+
+
+@main.command()
+@config_option
+@no_prefix_option
+@log_option
+def run(config: str, no_prefix: bool, log_level: str) -> None:
+    """Serve MCP on stdin/stdout (put this in your IDE's MCP config)."""
+    _setup_logging(log_level)
+    cfg = _load(config, no_prefix)
+
+    async def main_() -> None:
+        from manifold.downstream.stdio import StdioFront
+        from manifold.gateway import Gateway
+
+        front = StdioFront(Gateway(cfg))
+        stop = asyncio.Event()
+        _install_stop_signals(stop)
+        stopper = asyncio.ensure_future(stop.wait())
+        stopper.add_done_callback(lambda _t: front.closed.set())
+        await front.serve()
+        stopper.cancel()
+
+    _run_async(main_)
+
+
+@main.command()
+@config_option
+@no_prefix_option
+@click.option("--host", default=None, help="Bind address (default 127.0.0.1, loopback only).")
+@click.option("--port", default=None, type=int, help="Port (default 8765).")
+@click.option("--log-level", default="info", show_default=True)
+def serve(config: str, no_prefix: bool, host: str | None, port: int | None, log_level: str) -> None:
+    """Serve MCP over Streamable HTTP at /mcp (both protocol eras)."""
+    _setup_logging(log_level)
+    cfg = _load(config, no_prefix)
+    http = cfg.http.model_copy(
+        update={k: v for k, v in (("host", host), ("port", port)) if v is not None}
+    )
+    cfg = cfg.model_copy(update={"http": http})
+
+    async def main_() -> None:
+        from manifold.downstream.http import HttpFront
+        from manifold.gateway import Gateway
+
+        gw = Gateway(cfg)
+        front = HttpFront(gw)
+        stop = asyncio.Event()
+        _install_stop_signals(stop)
+        await front.start()
+        click.echo(
+            f"Manifold {__version__} serving MCP at {front.url} "
+            f"({len(cfg.enabled_upstreams)} upstreams). Point a client at it, e.g.:\n"
+            f'  {{"mcpServers": {{"manifold": {{"type": "http", "url": "{front.url}"}}}}}}\n'
+            "Ctrl-C to stop.",
+            err=True,
+        )
+        try:
+            await stop.wait()
+        finally:
+            await front.stop()
+
+    _run_async(main_)
+
+
+async def _connect_all(cfg: GatewayConfig) -> Any:
+    from manifold.gateway import Gateway
+
+    gw = Gateway(cfg)
+    await gw.start()
+    await gw.ensure_lazy()
+    return gw
+
+
+@main.command()
+@config_option
+@no_prefix_option
+@click.option("--offline", is_flag=True, help="Only validate the file; do not start upstreams.")
+def check(config: str, no_prefix: bool, offline: bool) -> None:
+    """Validate a config and show what each upstream exposes."""
+    _setup_logging("error")
+    cfg = _load(config, no_prefix)
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console(stderr=False)
+    console.print(f"[green]config OK[/green]: {config} ({len(cfg.upstreams)} upstreams)")
+    if offline:
+        for name, u in cfg.upstreams.items():
+            console.print(f"  {name}: {u.kind} {'(disabled)' if not u.enabled else ''}")
+        return
+    result: dict[str, Any] = {}
+
+    async def main_() -> None:
+        gw = await _connect_all(cfg)
+        try:
+            collisions = _collisions(gw)
+            result["collisions"] = collisions
+            table = Table(
+                "upstream", "transport", "state", "era", "tools", "prompts", "resources", "error"
+            )
+            for name, up in gw.upstreams.items():
+                d = up.session.description if up.session else None
+                table.add_row(
+                    name,
+                    up.cfg.kind,
+                    up.state,
+                    f"{d.era.value} {d.protocol_version}" if d else "-",
+                    str(len(gw.catalog.upstream_items(name, "tools"))),
+                    str(len(gw.catalog.upstream_items(name, "prompts"))),
+                    str(len(gw.catalog.upstream_items(name, "resources"))),
+                    up.last_error or "",
+                )
+                result[name] = up.state
+            console.print(table)
+        finally:
+            await gw.stop()
+
+    _run_async(main_)
+    failed = [n for n, s in result.items() if n != "collisions" and s != "ready"]
+    if result.get("collisions"):
+        raise click.ClickException(
+            "name collisions with --no-prefix: " + ", ".join(result["collisions"])
+        )
+    if failed:
+        raise click.ClickException("upstreams not ready: " + ", ".join(failed))
+
+
+def _collisions(gw: Any) -> list[str]:
+    if gw.config.prefix:
+        return []
+    seen: dict[str, str] = {}
+    out = []
+    for name in gw.upstreams:
+        for kind in ("tools", "prompts"):
+            for item in gw.catalog.upstream_items(name, kind):
+                key = f"{kind}:{item.get('name')}"
+                if key in seen and seen[key] != name:
+                    out.append(f"{item.get('name')} ({seen[key]} and {name})")
+                seen[key] = name
+    return out
+
+
+@main.command()
+@config_option
+@no_prefix_option
+@click.option("--json", "as_json", is_flag=True, help="Print the aggregated tools/list as JSON.")
+def tools(config: str, no_prefix: bool, as_json: bool) -> None:
+    """Show the aggregated tool list."""
+    _setup_logging("error")
+    cfg = _load(config, no_prefix)
+    listing: list[dict[str, Any]] = []
+    routes: dict[str, Any] = {}
+
+    async def main_() -> None:
+        gw = await _connect_all(cfg)
+        try:
+            listing.extend(gw.catalog.tools)
+            routes.update(gw.catalog.tool_routes)
+        finally:
+            await gw.stop()
+
+    _run_async(main_)
+    if as_json:
+        click.echo(json.dumps({"tools": listing}, indent=2))
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table("tool", "upstream", "description")
+    for t in listing:
+        r = routes[t["name"]]
+        desc = (t.get("description") or "").strip().splitlines()
+        table.add_row(t["name"], r.upstream, (desc[0] if desc else "")[:80])
+    Console().print(table)
+    click.echo(f"{len(listing)} tools", err=True)
+
+
+@main.command("import")
+@click.argument("path", type=click.Path(exists=True, dir_okay=False))
+@click.option(
+    "--output", "-o", type=click.Path(dir_okay=False), help="Write here instead of stdout."
+)
+def import_(path: str, output: str | None) -> None:
+    """Turn a Claude Desktop / Claude Code / Cursor / VS Code MCP config into a Manifold config."""
+    from manifold.importers import ClientConfigError, load_client_config, to_yaml
+
+    try:
+        res = load_client_config(Path(path))
+    except ClientConfigError as e:
+        raise click.ClickException(str(e)) from None
+    text = to_yaml(res)
+    if output:
+        Path(output).write_text(text, encoding="utf-8")
+        click.echo(f"wrote {output} ({len(res.config.get('upstreams', {}))} upstreams)", err=True)
+    else:
+        click.echo(text, nl=False)
+    for w in res.warnings:
+        click.echo(f"warning: {w}", err=True)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,205 @@
+"""Typed configuration: loading, `${VAR}` expansion and validation with messages naming the key.
+
+A config file is Manifold YAML (or TOML, or JSON), or a client's `mcpServers` JSON file taken as
+it is (Claude Desktop, Claude Code, Cursor, VS Code). This module does not start anything.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import tomllib
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+UPSTREAM_NAME_RE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+_ENV_RE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-(.*?))?\}")
+
+# What a stdio child inherits from the gateway's own environment unless told otherwise: enough
+# to find and run its interpreter, nothing secret. Everything else must be configured (`env`).
+DEFAULT_ENV_PASSTHROUGH = ["PATH", "HOME", "USER", "LOGNAME", "LANG", "LC_ALL", "TMPDIR", "TZ"]
+
+
+class ConfigError(ValueError):
+    """A config that cannot be used; the message names the key and the reason."""
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class ToolFilter(_Strict):
+    allow: list[str] = Field(default_factory=lambda: ["*"])
+    deny: list[str] = Field(default_factory=list)
+
+
+class UpstreamConfig(_Strict):
+    """One MCP server behind the gateway."""
+
+    # stdio
+    command: str | None = None
+    args: list[str] = Field(default_factory=list)
+    env: dict[str, str] = Field(default_factory=dict)
+    env_passthrough: list[str] = Field(default_factory=lambda: list(DEFAULT_ENV_PASSTHROUGH))
+    cwd: str | None = None
+    # HTTP
+    url: str | None = None
+    transport: Literal["stdio", "streamable-http", "sse"] | None = None
+    headers: dict[str, str] = Field(default_factory=dict)
+    # behaviour
+    enabled: bool = True
+    lazy: bool = False
+    timeout: float = Field(default=60.0, gt=0)
+    connect_timeout: float = Field(default=30.0, gt=0)
+    max_in_flight: int = Field(default=32, ge=1, le=10_000)
+    tools: ToolFilter = Field(default_factory=ToolFilter)
+    restart_backoff_initial: float = Field(default=0.5, gt=0)
+    restart_backoff_max: float = Field(default=30.0, gt=0)
+
+    @model_validator(mode="after")
+    def _one_transport(self) -> UpstreamConfig:
+        if self.command and self.url:
+            raise ValueError("give either 'command' (stdio) or 'url' (HTTP), not both")
+        if not self.command and not self.url:
+            raise ValueError("needs 'command' (a stdio server) or 'url' (an HTTP server)")
+        if self.transport == "stdio" and not self.command:
+            raise ValueError("transport 'stdio' needs 'command'")
+        if self.transport in ("streamable-http", "sse") and not self.url:
+            raise ValueError(f"transport '{self.transport}' needs 'url'")
+        if self.url and not re.match(r"^https?://", self.url):
+            raise ValueError(f"'url' must start with http:// or https:// (got {self.url!r})")
+        return self
+
+    @property
+    def kind(self) -> Literal["stdio", "streamable-http", "sse"]:
+        if self.command:
+            return "stdio"
+        if self.transport in ("streamable-http", "sse"):
+            return self.transport
+        assert self.url is not None
+        return "sse" if self.url.rstrip("/").endswith("/sse") else "streamable-http"
+
+
+class HttpConfig(_Strict):
+    host: str = "127.0.0.1"
+    port: int = Field(default=8765, ge=0, le=65535)
+    path: str = "/mcp"
+    # Extra Host header values accepted besides loopback names (DNS-rebinding defence).
+    allowed_hosts: list[str] = Field(default_factory=list)
+    allowed_origins: list[str] = Field(default_factory=list)
+
+
+class GatewayConfig(_Strict):
+    """The whole gateway."""
+
+    name: str = "manifold"
+    separator: str = "__"
+    prefix: bool = True
+    page_size: int = Field(default=100, ge=1, le=10_000)
+    instructions: str | None = None
+    http: HttpConfig = Field(default_factory=HttpConfig)
+    upstreams: dict[str, UpstreamConfig] = Field(default_factory=dict)
+
+    @field_validator("separator")
+    @classmethod
+    def _separator_ok(cls, v: str) -> str:
+        if not v or not re.fullmatch(r"[A-Za-z0-9_.-]{1,4}", v):
+            raise ValueError("separator must be 1-4 characters of [A-Za-z0-9_.-]")
+        return v
+
+    @field_validator("upstreams")
+    @classmethod
+    def _names_ok(cls, v: dict[str, UpstreamConfig]) -> dict[str, UpstreamConfig]:
+        for name in v:
+            if not UPSTREAM_NAME_RE.match(name):
+                raise ValueError(f"upstream name {name!r} must match ^[A-Za-z0-9_-]{{1,64}}$")
+        return v
+
+    @property
+    def enabled_upstreams(self) -> dict[str, UpstreamConfig]:
+        return {k: u for k, u in self.upstreams.items() if u.enabled}
+
+
+def expand_env(value: Any, env: dict[str, str], where: str = "") -> Any:
+    """Expand `${VAR}` and `${VAR:-default}` in every string of a parsed config."""
+    if isinstance(value, str):
+
+        def sub(m: re.Match[str]) -> str:
+            name, default = m.group(1), m.group(2)
+            if name in env:
+                return env[name]
+            if default is not None:
+                return default
+            raise ConfigError(f"{where or 'config'}: environment variable ${{{name}}} is not set")
+
+        return _ENV_RE.sub(sub, value)
+    if isinstance(value, dict):
+        return {
+            k: expand_env(v, env, f"{where}.{k}" if where else str(k)) for k, v in value.items()
+        }
+    if isinstance(value, list):
+        return [expand_env(v, env, f"{where}[{i}]") for i, v in enumerate(value)]
+    return value
+
+
+def _format_validation_error(err: ValidationError) -> str:
+    lines = []
+    for e in err.errors():
+        loc = ".".join(str(p) for p in e["loc"] if p not in ("function-after[_one_transport()]",))
+        msg = e["msg"].removeprefix("Value error, ")
+        if e["type"] == "extra_forbidden":
+            msg = "unknown key"
+        lines.append(f"{loc or 'config'}: {msg}")
+    return "; ".join(lines)
+
+
+def parse_config(
+    data: Any, source: str = "config", env: dict[str, str] | None = None
+) -> GatewayConfig:
+    """Validate parsed config data (Manifold's own shape, or a client's mcpServers file)."""
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        raise ConfigError(f"{source}: the top level must be a mapping")
+    from manifold.importers import is_client_config, parse_client_data
+
+    if is_client_config(data) and "upstreams" not in data:
+        data = parse_client_data(data, source).config
+    data = expand_env(data, dict(os.environ) if env is None else env)
+    try:
+        return GatewayConfig.model_validate(data)
+    except ValidationError as e:
+        raise ConfigError(f"{source}: {_format_validation_error(e)}") from None
+
+
+def load_config(path: str | Path, env: dict[str, str] | None = None) -> GatewayConfig:
+    """Read and validate a config file; relative `cwd`s are taken from the file's folder."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as e:
+        raise ConfigError(f"{p}: cannot read ({e.strerror})") from None
+    try:
+        if p.suffix == ".toml":
+            data: Any = tomllib.loads(text)
+        elif p.suffix in (".json", ".jsonc"):
+            from manifold.importers import strip_jsonc
+
+            data = json.loads(strip_jsonc(text))
+        else:
+            data = yaml.safe_load(text)
+    except (yaml.YAMLError, json.JSONDecodeError, tomllib.TOMLDecodeError) as e:
+        raise ConfigError(f"{p}: not valid {p.suffix.lstrip('.') or 'YAML'}: {e}") from None
+    cfg = parse_config(data, str(p), env)
+    base = p.resolve().parent
+    fixed = {}
+    for name, up in cfg.upstreams.items():
+        if up.cwd and not Path(up.cwd).is_absolute():
+            fixed[name] = up.model_copy(update={"cwd": str(base / up.cwd)})
+    if fixed:
+        cfg = cfg.model_copy(update={"upstreams": {**cfg.upstreams, **fixed}})
+    return cfg

@@ -1,0 +1,1 @@
+"""The client-facing side: stdio and Streamable HTTP front ends, sessions, dispatch."""

@@ -1,0 +1,468 @@
+"""Method dispatch for downstream requests, both eras: the gateway acting as an MCP server.
+
+One `handle()` takes a validated JSON-RPC request from any front end and returns the response
+frame, with the HTTP status a modern request's envelope errors call for. Session-level methods
+(`initialize`, `server/discover`, `ping`, `logging/setLevel`, lists, subscriptions) are answered
+here from the catalog; calls (`tools/call`, `prompts/get`, `resources/read`,
+`completion/complete`) are routed and sent through the pipeline. For a modern client, a call
+that needs client input is parked and answered with MRTR `input_required`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+import msgspec
+
+from manifold.catalog import Route
+from manifold.downstream.mrtr import HANDLE_PREFIX, InputAsk, Parked
+from manifold.downstream.session import DownstreamSession, RequestSink, Send
+from manifold.pipeline import CallContext
+from manifold.protocol import jsonrpc as rpc
+from manifold.protocol.eras import (
+    LATEST_LEGACY,
+    LEGACY_VERSIONS,
+    LOG_LEVEL_RANK,
+    META_CLIENT_CAPABILITIES,
+    META_CLIENT_INFO,
+    META_LOG_LEVEL,
+    META_PROTOCOL_VERSION,
+    META_SERVER_INFO,
+    MODERN_META_KEYS,
+    MODERN_REMOVED_METHODS,
+    MODERN_VERSION,
+    MODERN_VERSIONS,
+    Era,
+)
+
+if TYPE_CHECKING:
+    from manifold.gateway import Gateway
+
+log = logging.getLogger("manifold.dispatch")
+
+LIST_KINDS = {
+    "tools/list": "tools",
+    "prompts/list": "prompts",
+    "resources/list": "resources",
+    "resources/templates/list": "resourceTemplates",
+}
+_DONE = object()
+
+
+class EnvelopeError(rpc.RpcError):
+    """A modern request whose envelope is wrong: answered with HTTP 400 (or 404)."""
+
+    def __init__(self, code: int, message: str, data: Any = None, status: int = 400) -> None:
+        super().__init__(code, message, data)
+        self.status = status
+
+
+class Request:
+    """One downstream request being handled."""
+
+    __slots__ = ("id", "meta", "method", "out", "params", "session")
+
+    def __init__(
+        self,
+        session: DownstreamSession,
+        rid: Any,
+        method: str,
+        params: dict[str, Any],
+        meta: dict[str, Any] | None,
+        out: Send,
+    ) -> None:
+        self.session = session
+        self.id = rid
+        self.method = method
+        self.params = params
+        self.meta = meta
+        self.out = out
+
+    @property
+    def modern(self) -> bool:
+        return self.meta is not None
+
+
+Result = dict[str, Any] | rpc.Incoming
+Handler = Callable[[Request], Awaitable[Result]]
+
+
+def _strip_modern_meta(params: dict[str, Any]) -> dict[str, Any]:
+    """The downstream's per-request protocol keys are not forwarded: the gateway is the client."""
+    meta = params.get("_meta")
+    if not isinstance(meta, dict) or not (MODERN_META_KEYS & meta.keys()):
+        return params
+    rest = {k: v for k, v in meta.items() if k not in MODERN_META_KEYS}
+    out = {k: v for k, v in params.items() if k != "_meta"}
+    if rest:
+        out["_meta"] = rest
+    return out
+
+
+class Dispatcher:
+    def __init__(self, gateway: Gateway) -> None:
+        self.gw = gateway
+        self.handlers: dict[str, Handler] = {
+            "initialize": self.initialize,
+            "ping": self.ping,
+            "server/discover": self.discover,
+            "tools/list": self.list_items,
+            "prompts/list": self.list_items,
+            "resources/list": self.list_items,
+            "resources/templates/list": self.list_items,
+            "tools/call": self.tools_call,
+            "prompts/get": self.prompts_get,
+            "resources/read": self.resources_read,
+            "completion/complete": self.complete,
+            "resources/subscribe": self.subscribe,
+            "resources/unsubscribe": self.unsubscribe,
+            "logging/setLevel": self.set_level,
+            "subscriptions/listen": self.listen,
+        }
+
+    # ----------------------------------------------------------------- entry points
+
+    async def handle(
+        self, session: DownstreamSession, msg: dict[str, Any], out: Send
+    ) -> tuple[bytes, int]:
+        """Answer one request: (response frame, HTTP status for front ends that have one)."""
+        rid = msg["id"]
+        method: str = msg["method"]
+        params = msg.get("params") or {}
+        meta = params.get("_meta")
+        modern_meta = meta if isinstance(meta, dict) and META_PROTOCOL_VERSION in meta else None
+        try:
+            if modern_meta is not None:
+                self._check_modern(method, modern_meta)
+            handler = self.handlers.get(method)
+            if handler is None:
+                raise rpc.RpcError(rpc.METHOD_NOT_FOUND, f"Method not found: {method}")
+            result = await handler(Request(session, rid, method, params, modern_meta, out))
+        except EnvelopeError as e:
+            return rpc.encode_error(rid, e.code, e.message, e.data), e.status
+        except rpc.RpcError as e:
+            code = e.code
+            if modern_meta is not None and code == rpc.RESOURCE_NOT_FOUND_LEGACY:
+                code = rpc.INVALID_PARAMS  # resource-not-found moved to -32602 on the modern wire
+            status = 404 if (code == rpc.METHOD_NOT_FOUND and modern_meta is not None) else 200
+            return rpc.encode_error(rid, code, e.message, e.data), status
+        if isinstance(result, rpc.Incoming):
+            raw = result.result if result.result else b"{}"
+            return rpc.encode_raw_result(rid, bytes(raw)), 200
+        if modern_meta is not None:
+            result.setdefault("resultType", "complete")
+        return rpc.encode_result(rid, result), 200
+
+    def _check_modern(self, method: str, meta: dict[str, Any]) -> None:
+        version = meta.get(META_PROTOCOL_VERSION)
+        if not isinstance(version, str):
+            raise EnvelopeError(rpc.INVALID_PARAMS, "_meta protocolVersion must be a string")
+        if version not in MODERN_VERSIONS:
+            raise EnvelopeError(
+                rpc.UNSUPPORTED_PROTOCOL_VERSION,
+                f"Unsupported protocol version: {version}",
+                {"supported": [*MODERN_VERSIONS, *LEGACY_VERSIONS], "requested": version},
+            )
+        if not isinstance(meta.get(META_CLIENT_CAPABILITIES), dict):
+            raise EnvelopeError(
+                rpc.INVALID_PARAMS, f"_meta is missing {META_CLIENT_CAPABILITIES!r}"
+            )
+        if META_CLIENT_INFO in meta and not isinstance(meta[META_CLIENT_INFO], dict):
+            raise EnvelopeError(rpc.INVALID_PARAMS, "_meta clientInfo must be an object")
+        lvl = meta.get(META_LOG_LEVEL)
+        if lvl is not None and lvl not in LOG_LEVEL_RANK:
+            raise EnvelopeError(rpc.INVALID_PARAMS, f"invalid logLevel {lvl!r}")
+        if method in MODERN_REMOVED_METHODS:
+            raise EnvelopeError(
+                rpc.METHOD_NOT_FOUND,
+                f"Method not found: {method} (removed in {MODERN_VERSION})",
+                status=404,
+            )
+
+    async def notification(self, session: DownstreamSession, msg: dict[str, Any]) -> None:
+        method = msg["method"]
+        params = msg.get("params") or {}
+        if method == "notifications/initialized":
+            session.initialized = True
+        elif method == "notifications/cancelled":
+            task = session.inflight.get(params.get("requestId"))
+            if task is not None:
+                task.cancel()
+        elif method == "notifications/roots/list_changed":
+            await self.gw.broadcast_upstream("notifications/roots/list_changed", None)
+        elif method == "notifications/progress":
+            pass  # progress on a server-to-client request: nothing to relay it to
+        else:
+            log.debug("ignored notification %s", method)
+
+    # ----------------------------------------------------------------- session methods
+
+    async def initialize(self, r: Request) -> Result:
+        p = r.params
+        version = p.get("protocolVersion")
+        if not isinstance(version, str):
+            raise rpc.RpcError(rpc.INVALID_PARAMS, "initialize: protocolVersion must be a string")
+        caps = p.get("capabilities", {})
+        if not isinstance(caps, dict):
+            raise rpc.RpcError(rpc.INVALID_PARAMS, "initialize: capabilities must be an object")
+        s = r.session
+        s.handshake = True
+        s.protocol_version = version if version in LEGACY_VERSIONS else LATEST_LEGACY
+        s.capabilities = caps
+        info = p.get("clientInfo")
+        s.client_info = info if isinstance(info, dict) else {}
+        await self.gw.wait_ready()
+        result: dict[str, Any] = {
+            "protocolVersion": s.protocol_version,
+            "capabilities": self.gw.capabilities(Era.LEGACY),
+            "serverInfo": self.gw.server_info,
+        }
+        instructions = self.gw.instructions()
+        if instructions:
+            result["instructions"] = instructions
+        return result
+
+    async def ping(self, r: Request) -> Result:
+        return {}
+
+    async def discover(self, r: Request) -> Result:
+        await self.gw.wait_ready()
+        result: dict[str, Any] = {
+            "supportedVersions": [*MODERN_VERSIONS, *LEGACY_VERSIONS],
+            "capabilities": self.gw.capabilities(Era.MODERN),
+            "ttlMs": self.gw.list_ttl_ms,
+            "cacheScope": "private",
+            "_meta": {META_SERVER_INFO: self.gw.server_info},
+        }
+        instructions = self.gw.instructions()
+        if instructions:
+            result["instructions"] = instructions
+        return result
+
+    async def list_items(self, r: Request) -> Result:
+        kind = LIST_KINDS[r.method]
+        await self.gw.wait_ready()
+        await self.gw.ensure_lazy()
+        items = self.gw.catalog.items(kind)
+        cursor = r.params.get("cursor")
+        start = 0 if cursor is None else self.gw.cursors.read(kind, cursor)
+        size = self.gw.config.page_size
+        page = items[start : start + size]
+        result: dict[str, Any] = {kind: page}
+        if start + size < len(items):
+            result["nextCursor"] = self.gw.cursors.make(kind, start + size)
+        if r.modern:
+            result["ttlMs"] = self.gw.list_ttl_ms
+            result["cacheScope"] = "private"
+        return result
+
+    async def set_level(self, r: Request) -> Result:
+        level = r.params.get("level")
+        if level not in LOG_LEVEL_RANK:
+            raise rpc.RpcError(rpc.INVALID_PARAMS, f"invalid log level {level!r}")
+        r.session.log_level = level
+        await self.gw.update_log_level()
+        return {}
+
+    # ----------------------------------------------------------------- routed calls
+
+    def _upstream_params(self, r: Request, **changes: Any) -> dict[str, Any]:
+        params = {**r.params, **changes}
+        if r.meta is not None:
+            params = _strip_modern_meta(params)
+        return params
+
+    async def tools_call(self, r: Request) -> Result:
+        name = r.params.get("name")
+        if not isinstance(name, str):
+            raise rpc.RpcError(rpc.INVALID_PARAMS, "tools/call: 'name' must be a string")
+        args = r.params.get("arguments")
+        if args is not None and not isinstance(args, dict):
+            raise rpc.RpcError(rpc.INVALID_PARAMS, "tools/call: 'arguments' must be an object")
+        route = self.gw.catalog.tool_routes.get(name)
+        if route is None:
+            await self.gw.ensure_lazy()
+            route = self.gw.catalog.tool_routes.get(name)
+            if route is None:
+                raise rpc.RpcError(rpc.INVALID_PARAMS, f"Unknown tool: {name}")
+        params = (
+            self._upstream_params(r, name=route.name) if name != route.name or r.meta else r.params
+        )
+        return await self._call(r, "tools/call", params, route, name)
+
+    async def prompts_get(self, r: Request) -> Result:
+        name = r.params.get("name")
+        if not isinstance(name, str):
+            raise rpc.RpcError(rpc.INVALID_PARAMS, "prompts/get: 'name' must be a string")
+        args = r.params.get("arguments")
+        if args is not None and not isinstance(args, dict):
+            raise rpc.RpcError(rpc.INVALID_PARAMS, "prompts/get: 'arguments' must be an object")
+        route = self.gw.catalog.prompt_routes.get(name)
+        if route is None:
+            raise rpc.RpcError(rpc.INVALID_PARAMS, f"Unknown prompt: {name}")
+        return await self._call(
+            r, "prompts/get", self._upstream_params(r, name=route.name), route, name
+        )
+
+    async def resources_read(self, r: Request) -> Result:
+        uri = r.params.get("uri")
+        if not isinstance(uri, str):
+            raise rpc.RpcError(rpc.INVALID_PARAMS, "resources/read: 'uri' must be a string")
+        up = self.gw.catalog.route_resource(uri)
+        if up is None:
+            code = rpc.INVALID_PARAMS if r.modern else rpc.RESOURCE_NOT_FOUND_LEGACY
+            raise rpc.RpcError(code, f"Resource not found: {uri}", {"uri": uri})
+        res = await self._call(r, "resources/read", self._upstream_params(r), Route(up, uri), uri)
+        if r.modern:
+            obj = rpc.load_raw(res.result) if isinstance(res, rpc.Incoming) and res.result else res
+            if isinstance(obj, dict):
+                if obj.get("resultType", "complete") == "complete":
+                    if not obj.get("contents"):
+                        raise rpc.RpcError(
+                            rpc.INVALID_PARAMS, f"Resource not found: {uri}", {"uri": uri}
+                        )
+                    obj.setdefault("ttlMs", 0)
+                    obj.setdefault("cacheScope", "private")
+                return obj
+        return res
+
+    async def complete(self, r: Request) -> Result:
+        ref = r.params.get("ref")
+        if not isinstance(ref, dict):
+            raise rpc.RpcError(rpc.INVALID_PARAMS, "completion/complete: 'ref' must be an object")
+        if ref.get("type") == "ref/prompt":
+            name = ref.get("name")
+            route = self.gw.catalog.prompt_routes.get(name) if isinstance(name, str) else None
+            if route is None:
+                raise rpc.RpcError(rpc.INVALID_PARAMS, f"Unknown prompt: {name}")
+            new_ref = {**ref, "name": route.name}
+        elif ref.get("type") == "ref/resource":
+            uri = ref.get("uri")
+            up = self.gw.catalog.route_template(uri) if isinstance(uri, str) else None
+            if up is None:
+                raise rpc.RpcError(rpc.INVALID_PARAMS, f"Unknown resource template: {uri}")
+            route = Route(up, str(uri))
+            new_ref = ref
+        else:
+            raise rpc.RpcError(
+                rpc.INVALID_PARAMS, f"unknown completion ref type {ref.get('type')!r}"
+            )
+        return await self._call(
+            r, "completion/complete", self._upstream_params(r, ref=new_ref), route, route.name
+        )
+
+    async def _call(
+        self, r: Request, method: str, params: dict[str, Any], route: Route, exposed: str
+    ) -> Result:
+        sink = RequestSink(r.session, r.out, r.meta)
+        caps = sink.caps if r.meta is not None else None
+        ctx = CallContext(
+            method, params, route, exposed, sink, caps, r.session.client_info.get("name")
+        )
+        if r.meta is None:
+            return await self.gw.pipeline(ctx)
+        return await self._call_modern(r, ctx, sink)
+
+    # ----------------------------------------------------------------- MRTR (modern clients)
+
+    async def _call_modern(self, r: Request, ctx: CallContext, sink: RequestSink) -> Result:
+        state = r.params.get("requestState")
+        if isinstance(state, str) and state.startswith(HANDLE_PREFIX):
+            parked = self.gw.parking.take(state, r.session.principal)
+            # The retry's channel now carries the call's side traffic.
+            parked.sink.out = r.out
+            answers = r.params.get("inputResponses") or {}
+            if not isinstance(answers, dict):
+                answers = {}
+            for key, ask in parked.outstanding.items():
+                if ask.future.done():
+                    continue
+                if key in answers and isinstance(answers[key], dict):
+                    ask.future.set_result(answers[key])
+                else:
+                    ask.future.set_exception(
+                        rpc.RpcError(rpc.INVALID_PARAMS, f"no input response for {key!r}")
+                    )
+            result = await self._drive(r, parked.task, parked.sink)
+        else:
+            ctx.params = {
+                k: v for k, v in ctx.params.items() if k not in ("inputResponses", "requestState")
+            }
+            task = asyncio.ensure_future(self.gw.pipeline(ctx))
+            result = await self._drive(r, task, sink)
+        if isinstance(result, rpc.Incoming):
+            up = self.gw.upstreams.get(ctx.route.upstream)
+            if up is not None and up.session is not None and up.session.era is Era.LEGACY:
+                raw = bytes(result.result or b"{}")
+                if raw.startswith(b"{") and raw != b"{}":
+                    result = rpc.Incoming(
+                        result=msgspec.Raw(b'{"resultType":"complete",' + raw[1:])
+                    )
+                else:
+                    result = rpc.Incoming(result=msgspec.Raw(b'{"resultType":"complete"}'))
+        return result
+
+    async def _drive(
+        self, r: Request, task: asyncio.Task[rpc.Incoming], sink: RequestSink
+    ) -> Result:
+        """Wait for the call to finish or to need client input, whichever comes first."""
+        asks = sink.asks
+        assert asks is not None
+        if task.done():
+            return task.result()
+        done_marker = asyncio.get_running_loop().create_future()
+        wake = asyncio.ensure_future(asks.get())
+        try:
+            task.add_done_callback(lambda _t: done_marker.done() or done_marker.set_result(None))
+            await asyncio.wait({done_marker, wake}, return_when=asyncio.FIRST_COMPLETED)
+        except asyncio.CancelledError:
+            wake.cancel()
+            task.cancel()
+            raise
+        if task.done():
+            wake.cancel()
+            if wake.done() and not wake.cancelled():
+                asks.put_nowait(wake.result())
+            return task.result()
+        first: InputAsk = wake.result()
+        await asyncio.sleep(0)  # let sibling input requests of the same round arrive
+        batch = [first]
+        while not asks.empty():
+            batch.append(asks.get_nowait())
+        parked = Parked(task, sink, {a.key: a for a in batch}, principal=r.session.principal)
+        handle = self.gw.parking.park(parked)
+        return {
+            "resultType": "input_required",
+            "inputRequests": {a.key: {"method": a.method, "params": a.params} for a in batch},
+            "requestState": handle,
+        }
+
+    # ----------------------------------------------------------------- subscriptions
+
+    async def subscribe(self, r: Request) -> Result:
+        uri = r.params.get("uri")
+        if not isinstance(uri, str):
+            raise rpc.RpcError(rpc.INVALID_PARAMS, "resources/subscribe: 'uri' must be a string")
+        await self.gw.subscribe(r.session, uri)
+        return {}
+
+    async def unsubscribe(self, r: Request) -> Result:
+        uri = r.params.get("uri")
+        if not isinstance(uri, str):
+            raise rpc.RpcError(rpc.INVALID_PARAMS, "resources/unsubscribe: 'uri' must be a string")
+        await self.gw.unsubscribe(r.session, uri)
+        return {}
+
+    async def listen(self, r: Request) -> Result:
+        if r.meta is None:
+            raise rpc.RpcError(rpc.METHOD_NOT_FOUND, "subscriptions/listen is a 2026-07-28 method")
+        wanted = r.params.get("notifications")
+        if not isinstance(wanted, dict):
+            raise rpc.RpcError(
+                rpc.INVALID_PARAMS, "subscriptions/listen: 'notifications' must be an object"
+            )
+        await self.gw.wait_ready()
+        return await self.gw.listen(r.session, r.id, wanted, r.out)

@@ -1,0 +1,131 @@
+"""The stdio front end: newline-delimited JSON-RPC on stdin/stdout, nothing else on stdout.
+
+Reads are split in `data_received` (no line limit, no task switch per frame); each request runs
+in its own task so a slow call never holds up the next; the gateway exits when stdin closes.
+Logs go to stderr.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import sys
+from typing import Any, cast
+
+from manifold.downstream.frames import MAX_FRAME, BadFrame, parse_frame
+from manifold.downstream.session import DownstreamSession
+from manifold.gateway import Gateway
+from manifold.protocol import jsonrpc as rpc
+
+log = logging.getLogger("manifold.stdio")
+
+
+class _StdinProtocol(asyncio.Protocol):
+    def __init__(self, front: StdioFront) -> None:
+        self.front = front
+        self.buf = b""
+        self.skipping = False
+
+    def data_received(self, data: bytes) -> None:
+        if b"\n" not in data:
+            self.buf += data
+            if len(self.buf) > MAX_FRAME and not self.skipping:
+                self.skipping = True
+                self.buf = b""
+                self.front.reject_oversized()
+            elif self.skipping:
+                self.buf = b""
+            return
+        *lines, rest = (self.buf + data).split(b"\n")
+        self.buf = rest
+        for line in lines:
+            if self.skipping:
+                self.skipping = False  # the tail of an oversized frame
+                continue
+            if line.strip():
+                self.front.on_line(line)
+
+    def eof_received(self) -> bool | None:
+        self.front.closed.set()
+        return None
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.front.closed.set()
+
+
+class StdioFront:
+    def __init__(self, gateway: Gateway) -> None:
+        self.gw = gateway
+        self.session = DownstreamSession(send=self.write)
+        self.closed = asyncio.Event()
+        self._out: asyncio.WriteTransport | None = None
+        self._disp = gateway.dispatcher
+
+    def write(self, frame: bytes) -> None:
+        if self._out is not None and not self._out.is_closing():
+            self._out.write(frame + b"\n")
+
+    def reject_oversized(self) -> None:
+        log.warning("rejected a stdin frame over %d bytes", MAX_FRAME)
+        self.write(
+            rpc.encode_error(
+                None, rpc.INVALID_REQUEST, f"message too large (limit {MAX_FRAME} bytes)"
+            )
+        )
+
+    def on_line(self, line: bytes) -> None:
+        try:
+            msg = parse_frame(line)
+        except BadFrame as e:
+            self.write(e.frame())
+            return
+        if "method" not in msg:
+            if not self.session.answer(msg):
+                log.debug("dropped a response nobody waits for (id %r)", msg.get("id"))
+            return
+        if "id" not in msg:
+            self.gw.spawn(self._disp.notification(self.session, msg))
+            return
+        rid = msg["id"]
+        task = asyncio.ensure_future(self._run(msg))
+        self.session.inflight[rid] = task
+        task.add_done_callback(lambda _t: self.session.inflight.pop(rid, None))
+
+    async def _run(self, msg: dict[str, Any]) -> None:
+        try:
+            frame, _status = await self._disp.handle(self.session, msg, self.write)
+        except asyncio.CancelledError:
+            return  # cancelled by the client: no response (spec)
+        except Exception as e:
+            log.exception("internal error handling %s", msg.get("method"))
+            frame = rpc.encode_error(msg["id"], rpc.INTERNAL_ERROR, f"internal error: {e}")
+        self.write(frame)
+
+    async def serve(self) -> None:
+        loop = asyncio.get_running_loop()
+        self.gw.sessions.add(self.session)
+        out_fd = os.dup(sys.stdout.fileno())
+        w_transport, _ = await loop.connect_write_pipe(asyncio.Protocol, os.fdopen(out_fd, "wb", 0))
+        self._out = cast(asyncio.WriteTransport, w_transport)  # uvloop's is not a subclass
+        # Nothing else may write to the real stdout from now on.
+        sys.stdout = sys.stderr
+        in_fd = os.dup(sys.stdin.fileno())
+        r_transport, _ = await loop.connect_read_pipe(
+            lambda: _StdinProtocol(self), os.fdopen(in_fd, "rb", 0)
+        )
+        starting = asyncio.ensure_future(self.gw.start())
+        try:
+            await self.closed.wait()
+        finally:
+            starting.cancel()
+            self.session.close()
+            self.gw.sessions.discard(self.session)
+            r_transport.close()
+            await self.gw.stop()
+            # Let queued responses drain before the process ends.
+            for _ in range(100):
+                if w_transport.get_write_buffer_size() == 0:
+                    break
+                await asyncio.sleep(0.01)
+            w_transport.close()

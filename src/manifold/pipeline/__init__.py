@@ -1,0 +1,47 @@
+"""The call pipeline: a typed context and `(ctx, call_next)` middleware composed around a terminal.
+
+Middleware run in config order on the way to the upstream and in reverse on the way back. An
+empty chain costs nothing: the terminal is called directly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from manifold.catalog import Route
+from manifold.protocol.jsonrpc import Incoming
+from manifold.upstream.session import CallSink
+
+
+@dataclass(slots=True)
+class CallContext:
+    """One routed request on its way to an upstream."""
+
+    method: str  # tools/call, prompts/get, resources/read, completion/complete, ...
+    params: dict[str, Any]  # as the upstream will see them (its own names)
+    route: Route
+    exposed: str  # the name or URI the client used
+    sink: CallSink
+    client_caps: dict[str, Any] | None  # a modern client's declared capabilities
+    client_name: str | None = None
+
+
+CallNext = Callable[[CallContext], Awaitable[Incoming]]
+Middleware = Callable[[CallContext, CallNext], Awaitable[Incoming]]
+
+
+def compose(middleware: Sequence[Middleware], terminal: CallNext) -> CallNext:
+    """Wrap `terminal` so that `middleware[0]` runs first."""
+    handler = terminal
+    for mw in reversed(middleware):
+        handler = _bind(mw, handler)
+    return handler
+
+
+def _bind(mw: Middleware, nxt: CallNext) -> CallNext:
+    async def step(ctx: CallContext) -> Incoming:
+        return await mw(ctx, nxt)
+
+    return step

@@ -1,0 +1,1 @@
+"""Wire-level MCP: JSON-RPC framing, error codes, protocol eras."""

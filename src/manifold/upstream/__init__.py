@@ -1,0 +1,1 @@
+"""The server-facing side: transports, one live session per upstream, supervision, the pool."""

@@ -1,0 +1,202 @@
+"""Upstream Streamable HTTP transport, both eras.
+
+Each request is one POST whose answer is JSON or an SSE stream carrying the call's own
+notifications and server-to-client requests, then its response; those frames are delivered
+with the request's id as `related`, which is how a sampling request finds the right client.
+Legacy sessions keep the `Mcp-Session-Id`, open the standalone GET stream and end with DELETE;
+modern requests carry the `MCP-Protocol-Version`, `Mcp-Method` and `Mcp-Name` headers, and
+closing a request's stream is its cancellation. One `aiohttp` session with keep-alive serves
+every call: no connection per call.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import contextlib
+import logging
+
+import aiohttp
+
+from manifold.protocol import jsonrpc as rpc
+from manifold.protocol.eras import MODERN_VERSION, Era
+from manifold.upstream.sse_parse import iter_sse
+from manifold.upstream.transport import CloseHandler, FrameHandler, TransportClosed
+
+log = logging.getLogger("manifold.upstream.http")
+
+
+def header_value(value: str) -> str:
+    """A header-safe form of `value` (the spec's base64 sentinel when it is not plain ASCII)."""
+    if value.isascii() and value.isprintable() and value == value.strip():
+        return value
+    return "=?base64?" + base64.b64encode(value.encode()).decode() + "?="
+
+
+class HttpTransport:
+    def __init__(self, name: str, url: str, headers: dict[str, str], timeout: float) -> None:
+        self.name = name
+        self.url = url
+        self.headers = {
+            **headers,
+            "Accept": "application/json, text/event-stream",
+            "Content-Type": "application/json",
+        }
+        self.timeout = timeout
+        self.on_frame: FrameHandler = lambda _f, _r: None
+        self.on_close: CloseHandler = lambda _why: None
+        self._http: aiohttp.ClientSession | None = None
+        self._session_id: str | None = None
+        self._era: Era | None = None
+        self._version: str | None = None
+        self._posts: dict[int, asyncio.Task[None]] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._get_task: asyncio.Task[None] | None = None
+        self._closed = False
+
+    @property
+    def pid(self) -> int | None:
+        return None
+
+    async def start(self) -> None:
+        self._http = aiohttp.ClientSession(
+            connector=aiohttp.TCPConnector(limit=0, keepalive_timeout=60),
+            timeout=aiohttp.ClientTimeout(total=None, sock_connect=self.timeout),
+        )
+
+    def negotiated(self, era: Era, version: str) -> None:
+        self._era = era
+        self._version = version
+        if era is Era.MODERN:
+            self.headers["MCP-Protocol-Version"] = MODERN_VERSION
+        else:
+            self.headers["MCP-Protocol-Version"] = version
+            if self._session_id:
+                self.headers["Mcp-Session-Id"] = self._session_id
+            self._get_task = asyncio.ensure_future(self._standalone_stream())
+
+    async def send(
+        self,
+        frame: bytes,
+        request_id: int | None = None,
+        method: str | None = None,
+        name: str | None = None,
+    ) -> None:
+        if self._closed or self._http is None:
+            raise TransportClosed(f"upstream {self.name!r} is closed")
+        headers = self.headers
+        if method is not None and (self._era is Era.MODERN or method == "server/discover"):
+            headers = {**headers, "Mcp-Method": method}
+            if method == "server/discover":
+                headers["MCP-Protocol-Version"] = MODERN_VERSION
+            if name is not None and method in ("tools/call", "resources/read", "prompts/get"):
+                headers["Mcp-Name"] = header_value(name)
+        task = asyncio.ensure_future(self._post(frame, request_id, headers, method))
+        if request_id is not None:
+            self._posts[request_id] = task
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _post(
+        self, frame: bytes, rid: int | None, headers: dict[str, str], method: str | None
+    ) -> None:
+        assert self._http is not None
+        try:
+            async with self._http.post(self.url, data=frame, headers=headers) as resp:
+                if method == "initialize" and "mcp-session-id" in resp.headers:
+                    self._session_id = resp.headers["mcp-session-id"]
+                if resp.status == 202 or (rid is None and resp.status < 300):
+                    return
+                ctype = resp.headers.get("content-type", "")
+                if resp.status == 404 and self._session_id and method != "initialize":
+                    self._fail(rid, resp.status, "session expired")
+                    self._lost("the upstream ended our session (HTTP 404)")
+                    return
+                if ctype.startswith("text/event-stream"):
+                    async for ev in iter_sse(resp.content):
+                        if ev.event == "message" and ev.data:
+                            self.on_frame(ev.data, rid)
+                    return
+                body = await resp.read()
+                if resp.status >= 400:
+                    # Answer the request with the upstream's own error when the body has one
+                    # (its id may be null), else with the HTTP failure; for the era probe
+                    # either one is the sign of a legacy server.
+                    self._fail(rid, resp.status, body[:500].decode(errors="replace"), body)
+                    return
+                if body:
+                    self.on_frame(body, rid)
+        except asyncio.CancelledError:
+            raise
+        except (aiohttp.ClientError, OSError, TimeoutError) as e:
+            self._fail(rid, 0, f"{type(e).__name__}: {e}")
+        finally:
+            if rid is not None:
+                self._posts.pop(rid, None)
+
+    def _fail(self, rid: int | None, status: int, detail: str, body: bytes = b"") -> None:
+        if rid is None:
+            log.warning("upstream %s: POST failed (%s %s)", self.name, status, detail)
+            return
+        code, msg, data = rpc.UPSTREAM_UNAVAILABLE, f"upstream {self.name!r} HTTP error", None
+        if status:
+            msg += f" {status}"
+        try:
+            err = rpc.loads(body).get("error") if body.startswith(b"{") else None
+        except (ValueError, AttributeError):
+            err = None
+        if isinstance(err, dict) and isinstance(err.get("code"), int):
+            code, msg, data = err["code"], str(err.get("message", msg)), err.get("data")
+        else:
+            data = {"status": status, "detail": detail}
+        self.on_frame(rpc.encode_error(rid, code, msg, data), rid)
+
+    def cancel(self, request_id: int) -> bool:
+        if self._era is not Era.MODERN:
+            return False
+        task = self._posts.pop(request_id, None)
+        if task is not None:
+            task.cancel()
+        return True
+
+    async def _standalone_stream(self) -> None:
+        """Legacy standalone GET stream: server notifications that belong to no request."""
+        assert self._http is not None
+        backoff = 0.5
+        while not self._closed:
+            try:
+                headers = {k: v for k, v in self.headers.items() if k != "Content-Type"}
+                headers["Accept"] = "text/event-stream"
+                async with self._http.get(self.url, headers=headers) as resp:
+                    if resp.status in (405, 404, 400):
+                        return  # the server offers no standalone stream
+                    if resp.status >= 300:
+                        return
+                    backoff = 0.5
+                    async for ev in iter_sse(resp.content):
+                        if ev.event == "message" and ev.data:
+                            self.on_frame(ev.data, None)
+            except asyncio.CancelledError:
+                return
+            except (aiohttp.ClientError, OSError, TimeoutError):
+                pass
+            await asyncio.sleep(backoff)
+            backoff = min(backoff * 2, 10.0)
+
+    def _lost(self, why: str) -> None:
+        if not self._closed:
+            self._closed = True
+            self.on_close(why)
+
+    async def close(self) -> None:
+        self._closed = True
+        if self._get_task:
+            self._get_task.cancel()
+        for t in list(self._tasks):
+            t.cancel()
+        if self._http is not None:
+            if self._session_id and self._era is Era.LEGACY:
+                with contextlib.suppress(aiohttp.ClientError, OSError, TimeoutError):
+                    async with asyncio.timeout(2):
+                        await self._http.delete(self.url, headers=self.headers)
+            await self._http.close()

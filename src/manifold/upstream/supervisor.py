@@ -1,0 +1,185 @@
+"""Supervision of one configured upstream: start (eagerly or on first use), restart with backoff.
+
+A crash fails the calls in flight at once (they get a JSON-RPC error, not a hang), then the
+upstream is restarted after a backoff that doubles up to its limit and resets once a start
+succeeds; listeners are told when it is back so its tools reappear. `max_in_flight` caps the
+calls sent to it at once; callers beyond the cap queue in order. A slow call holds one slot
+and never blocks the others.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Callable
+from typing import Any
+
+from manifold.config import UpstreamConfig
+from manifold.protocol import jsonrpc as rpc
+from manifold.upstream.http import HttpTransport
+from manifold.upstream.session import CallSink, SessionEvents, UpstreamSession
+from manifold.upstream.sse import SseTransport
+from manifold.upstream.stdio import StdioTransport, child_environment
+from manifold.upstream.transport import Transport, TransportClosed
+
+log = logging.getLogger("manifold.upstream")
+
+
+def make_transport(name: str, cfg: UpstreamConfig) -> Transport:
+    kind = cfg.kind
+    if kind == "stdio":
+        assert cfg.command is not None
+        env = child_environment(cfg.env, cfg.env_passthrough)
+        return StdioTransport(name, cfg.command, cfg.args, env, cfg.cwd)
+    assert cfg.url is not None
+    if kind == "sse":
+        return SseTransport(name, cfg.url, dict(cfg.headers), cfg.connect_timeout)
+    return HttpTransport(name, cfg.url, dict(cfg.headers), cfg.connect_timeout)
+
+
+class Upstream:
+    def __init__(
+        self,
+        name: str,
+        cfg: UpstreamConfig,
+        events: SessionEvents,
+        on_ready: Callable[[str], None],
+        client_info: dict[str, Any],
+    ) -> None:
+        self.name = name
+        self.cfg = cfg
+        self.events = events
+        self.on_ready = on_ready
+        self.client_info = client_info
+        self.session: UpstreamSession | None = None
+        self.state = "stopped"
+        self.last_error: str | None = None
+        self.restarts = 0
+        self.started_at: float | None = None
+        self._starting: asyncio.Task[UpstreamSession] | None = None
+        self._backoff = cfg.restart_backoff_initial
+        self._restart_task: asyncio.Task[None] | None = None
+        self._stopping = False
+        self._slots = asyncio.Semaphore(cfg.max_in_flight)
+
+    async def ensure(self) -> UpstreamSession:
+        s = self.session
+        if s is not None and s.alive:
+            return s
+        if self._stopping:
+            raise rpc.RpcError(rpc.UPSTREAM_UNAVAILABLE, f"upstream {self.name!r} is stopping")
+        if self._starting is None or self._starting.done():
+            self._starting = asyncio.ensure_future(self._start())
+        try:
+            return await asyncio.shield(self._starting)
+        except TransportClosed as e:
+            raise rpc.RpcError(rpc.UPSTREAM_UNAVAILABLE, str(e)) from None
+        except TimeoutError:
+            raise rpc.RpcError(
+                rpc.UPSTREAM_UNAVAILABLE,
+                f"upstream {self.name!r} did not answer its handshake in time",
+            ) from None
+
+    async def _start(self) -> UpstreamSession:
+        self.state = "starting"
+        session = UpstreamSession(
+            self.name, make_transport(self.name, self.cfg), self, self.client_info
+        )
+        try:
+            await session.open(self.cfg.connect_timeout)
+        except BaseException as e:
+            self.state = "failed"
+            self.last_error = str(e) or type(e).__name__
+            with contextlib.suppress(Exception):
+                await session.close()
+            if not self._stopping and not isinstance(e, asyncio.CancelledError):
+                self._schedule_restart()
+            raise
+        self.session = session
+        self.state = "ready"
+        self.last_error = None
+        self.started_at = time.monotonic()
+        self._backoff = self.cfg.restart_backoff_initial
+        log.info(
+            "upstream %s ready (%s, %s)",
+            self.name,
+            session.description.era.value if session.description else "?",
+            session.description.protocol_version if session.description else "?",
+        )
+        self.on_ready(self.name)
+        return session
+
+    # SessionEvents: forward, and restart on close.
+    def on_list_changed(self, upstream: str, kind: str) -> None:
+        self.events.on_list_changed(upstream, kind)
+
+    def on_resource_updated(self, upstream: str, params: dict[str, Any]) -> None:
+        self.events.on_resource_updated(upstream, params)
+
+    def on_log(self, upstream: str, params: dict[str, Any]) -> None:
+        self.events.on_log(upstream, params)
+
+    def on_closed(self, upstream: str, why: str) -> None:
+        self.state = "down"
+        self.last_error = why
+        log.warning("upstream %s went away: %s", upstream, why)
+        self.events.on_closed(upstream, why)
+        if not self._stopping:
+            self._schedule_restart()
+
+    def _schedule_restart(self) -> None:
+        if self._restart_task is not None and not self._restart_task.done():
+            return
+        delay = self._backoff
+        self._backoff = min(self._backoff * 2, self.cfg.restart_backoff_max)
+        self._restart_task = asyncio.ensure_future(self._restart_after(delay))
+
+    async def _restart_after(self, delay: float) -> None:
+        self.state = "backoff"
+        await asyncio.sleep(delay)
+        if self._stopping:
+            return
+        old = self.session
+        if old is not None:
+            with contextlib.suppress(Exception):
+                await old.close()
+        self.restarts += 1
+        with contextlib.suppress(Exception):
+            await self.ensure()
+
+    async def request(
+        self,
+        method: str,
+        params: dict[str, Any] | None,
+        *,
+        sink: CallSink | None = None,
+        timeout: float | None = None,
+        client_caps: dict[str, Any] | None = None,
+    ) -> rpc.Incoming:
+        """One request under this upstream's concurrency cap and timeout."""
+        t = self.cfg.timeout if timeout is None else timeout
+        async with self._slots:
+            session = await self.ensure()
+            try:
+                return await session.request(
+                    method, params, sink=sink, timeout=t, client_caps=client_caps
+                )
+            except TimeoutError:
+                raise rpc.RpcError(
+                    rpc.REQUEST_TIMEOUT,
+                    f"upstream {self.name!r} did not answer {method} within {t:g} s",
+                ) from None
+
+    async def stop(self) -> None:
+        self._stopping = True
+        if self._restart_task is not None:
+            self._restart_task.cancel()
+        if self._starting is not None and not self._starting.done():
+            self._starting.cancel()
+            with contextlib.suppress(BaseException):
+                await self._starting
+        if self.session is not None:
+            await self.session.close()
+        self.state = "stopped"
