@@ -170,7 +170,7 @@ _STEM_CACHE: dict[str, str] = {}
 def stem(word: str) -> str:
     """A light English suffix stripper.
 
-    It conflates plural, ``-ing``, ``-ed``, ``-ly``, ``-ness``, ``-able``, ``-ation``
+    It conflates plural, ``-ing``, ``-ed``, ``-ly``, ``-ness``, ``-ability``, ``-ation``
     and ``-ion`` forms and normalises a final ``e``/``y``, so that "replies" ~ "reply",
     "running" ~ "runs", "predicted" ~ "predictions", "readiness" ~ "ready". It is
     deliberately conservative: stems only need to agree between queries and tool
@@ -206,13 +206,11 @@ def _stem(word: str) -> str:
     elif w.endswith("ication") and len(w) - 7 >= 3:
         w = w[:-7] + "y"
     elif w.endswith(("ability", "ibility")) and len(w) - 7 >= 4:
-        w = w[:-7]
+        w = w[:-5] + "l"  # availability ~ available
     elif w.endswith("ation") and len(w) - 5 >= 4:
         w = w[:-5] + "ate"
     elif w.endswith(("tion", "sion")) and len(w) - 3 >= 4:
         w = w[:-3]
-    elif w.endswith(("able", "ible")) and len(w) - 4 >= 4:
-        w = w[:-4]
     elif (w.endswith("ly") and not w.endswith("ply") and len(w) - 2 >= 4) or (w.endswith("ee") and len(w) - 2 >= 4):
         w = w[:-2]
     # Step 3: normalise the tail.
@@ -375,7 +373,7 @@ _SYNONYMS: Final[dict[str, tuple[tuple[str, float], ...]]] = {
     "make": (("create", 0.8), ("new", 0.3)),
     "new": (("create", 0.4),),
     "add": (("create", 0.5), ("insert", 0.4), ("invite", 0.4), ("record", 0.3)),
-    "open": (("create", 0.6), ("open", 1.0), ("get", 0.3)),
+    "open": (("state", 0.3), ("status", 0.3)),
     "start": (("create", 0.5), ("run", 0.4), ("begin", 0.5)),
     "begin": (("start", 0.6), ("create", 0.4)),
     "write": (("create", 0.6), ("update", 0.3)),
@@ -886,7 +884,7 @@ _SYNONYMS: Final[dict[str, tuple[tuple[str, float], ...]]] = {
     "vigorous": (("intensity", 0.6),),
     "intense": (("intensity", 0.8),),
     "effort": (("intensity", 0.5),),
-    "body fat": (("body composition", 0.6),),
+    "body fat": (("body fat", 1.0), ("body composition", 0.6)),
     "bmi": (("body composition", 0.5), ("weight", 0.4)),
     "marathon": (("race", 0.5),),
     "race": (("marathon", 0.4),),
@@ -968,7 +966,7 @@ _PREAMBLE: Final[frozenset[str]] = frozenset(
 # removed and replaced by the concept terms (weighted).
 _PATTERN_CONCEPTS: Final[tuple[tuple[re.Pattern[str], tuple[tuple[str, float], ...]], ...]] = (
     # Tracker keys such as ABC-123.
-    (re.compile(r"\b[A-Z][A-Z0-9]{1,9}-\d+\b"), (("issue", 0.7), ("key", 0.3))),
+    (re.compile(r"\b[A-Z][A-Z0-9]{1,9}-\d+\b"), (("issue key", 0.7),)),
     # Chat channel mentions: #general.
     (re.compile(r"(?<![\w&])#[A-Za-z][\w-]*"), (("channel", 0.8),)),
     # People mentions: @alice.
@@ -996,76 +994,131 @@ _PATTERN_CONCEPTS: Final[tuple[tuple[re.Pattern[str], tuple[tuple[str, float], .
     (re.compile(r"\b\d+(?:\.\d+)?\s*(?:kg|kgs|lbs?|pounds?)\b", re.I), (("weight", 0.8),)),
 )
 
+# "three files", "10 tickets": a count above one of something asks for a bulk tool.
+# Units of time and measure are not things to create in bulk.
+_MANY_RE: Final = re.compile(
+    r"\b(?:[2-9]|[1-9]\d+|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
+    r"dozens?|several|multiple)\s+(?!(?:seconds|minutes|hours|days|weeks|months|years|"
+    r"times|km|kms|miles|meters|steps|kg|lbs|pounds|calories|percent)\b)[a-z]+s\b",
+    re.IGNORECASE,
+)
+_MANY_CONCEPT: Final[tuple[tuple[str, float], ...]] = (("multiple", 0.5), ("batch", 0.4))
+
 # Action classes. Tool names are overwhelmingly ``verb_object``; queries are either
 # imperative ("delete the row") or questions ("which tables ..."). When the query's
 # action agrees with the tool's verb the tool gets a bonus (see ``RankerConfig``).
-_READ, _SEARCH, _CREATE, _UPDATE, _DELETE, _RUN, _SEND = range(7)
-_READ_CLASSES: Final[frozenset[int]] = frozenset({_READ, _SEARCH})
+_READ, _LIST, _SEARCH, _CREATE, _UPDATE, _DELETE, _RUN, _SEND = range(8)
+_READ_CLASSES: Final[frozenset[int]] = frozenset({_READ, _LIST, _SEARCH})
 
-_VERB_CLASS: Final[dict[str, int]] = {
+_VERB_WORDS: Final[dict[str, int]] = {
     **dict.fromkeys(
-        ["get", "list", "show", "display", "view", "read", "fetch", "retrieve", "describe", "inspect", "download", "export", "check", "see", "explain", "count", "calculate", "compute", "summarize", "summarise", "watch", "monitor", "analyze", "analyse", "preview", "peek", "print", "dump", "review_read"],
+        "get show display view read fetch retrieve return describe inspect download export "
+        "check see explain count calculate compute summarize summarise watch monitor "
+        "analyze analyse preview peek print dump".split(),
         _READ,
     ),
-    **dict.fromkeys(["search", "find", "lookup", "locate", "query", "grep", "seek", "discover", "filter"], _SEARCH),
+    **dict.fromkeys("list enumerate browse".split(), _LIST),
+    **dict.fromkeys("search find lookup locate query grep seek discover filter".split(), _SEARCH),
     **dict.fromkeys(
-        ["create", "add", "make", "new", "insert", "generate", "build", "write", "compose", "draft", "register", "record", "log", "fork", "clone", "schedule", "plan", "raise", "submit", "upload", "push", "commit", "open", "file", "book", "track", "import", "copy", "duplicate", "provision", "spawn", "init", "initialize", "setup"],
+        "create add make new insert generate build write compose draft register record log "
+        "fork clone schedule plan raise submit upload push commit open file book track "
+        "import copy duplicate provision spawn init initialize setup".split(),
         _CREATE,
     ),
     **dict.fromkeys(
-        ["update", "edit", "modify", "change", "set", "rename", "move", "transition", "close", "reopen", "mark", "assign", "merge", "rebase", "link", "approve", "resolve", "bump", "patch", "replace", "overwrite", "adjust", "tweak", "amend", "revise", "enable", "disable", "toggle", "lock", "unlock", "pin", "star", "label", "tag", "sync", "refresh"],
+        "update edit modify change set rename move transition close reopen mark assign "
+        "reassign merge rebase link approve resolve bump patch replace overwrite adjust "
+        "tweak amend revise enable disable toggle lock unlock pin star label tag sync "
+        "refresh".split(),
         _UPDATE,
     ),
     **dict.fromkeys(
-        ["delete", "remove", "drop", "erase", "destroy", "purge", "discard", "trash", "wipe", "archive", "unlink", "revoke", "cancel", "uninstall", "kick"],
+        "delete remove drop erase destroy purge discard trash wipe archive unlink revoke "
+        "cancel uninstall".split(),
         _DELETE,
     ),
     **dict.fromkeys(
-        ["run", "execute", "trigger", "rerun", "retry", "restart", "start", "stop", "launch", "dispatch", "invoke", "kick", "deploy", "redo", "rollback"],
+        "run execute trigger rerun retry restart start stop launch dispatch invoke deploy "
+        "redo rollback".split(),
         _RUN,
     ),
     **dict.fromkeys(
-        ["send", "post", "reply", "respond", "share", "notify", "invite", "tell", "announce", "broadcast", "react", "request", "ask", "forward", "remind", "ping", "message", "mention"],
+        "send post reply respond share notify invite tell announce broadcast react request "
+        "ask forward remind ping message mention".split(),
         _SEND,
     ),
 }
+# Looked up by stem, so that "Gets", "Lists", "Creates" in descriptions count too.
+_VERB_CLASS: Final[dict[str, int]] = {stem(w): c for w, c in _VERB_WORDS.items()}
 _QUESTION_WORDS: Final[frozenset[str]] = frozenset(
-    ["what", "which", "who", "whom", "whose", "how", "when", "where", "why", "did", "do", "does", "is", "are", "was", "were", "has", "have", "any", "whats", "hows", "wheres"]
+    "what which who whom whose how when where why did do does is are was were has have "
+    "any whats hows wheres".split()
 )
 _READ_OBJECTS: Final[frozenset[str]] = frozenset({"me", "us"})
+_COLLECTIVE: Final[frozenset[str]] = frozenset({"all", "every", "each", "any"})
+
+
+def _is_plural(word: str) -> bool:
+    """A rough English plural test for lowercase nouns ("issues", not "status")."""
+    return (
+        len(word) > 3
+        and word.isalpha()
+        and word.endswith("s")
+        and not word.endswith(("ss", "us", "is"))
+        and word not in _STOP_WORDS
+    )
 
 
 def _query_action(lowered: Sequence[str], lead: int) -> int | None:
-    """The action class the query asks for, or None when it does not say."""
+    """The action class the query asks for, or None when it does not say.
+
+    Reads are split into asking for one thing (``_READ``) and for a collection
+    (``_LIST``: the query says "list", "all"/"every", or names a plural noun).
+    """
     if lead >= len(lowered):
         return None
     first = lowered[lead]
+    nxt = lowered[lead + 1] if lead + 1 < len(lowered) else ""
+    cls: int | None
     if first in _QUESTION_WORDS:
-        return _READ
-    if first in ("tell", "give", "show") and lead + 1 < len(lowered):
-        if lowered[lead + 1] in _READ_OBJECTS:
-            return _READ
-    if first == "kick" and lead + 1 < len(lowered) and lowered[lead + 1] == "off":
-        return _RUN
-    if first in ("throw", "get") and lead + 1 < len(lowered):
-        if lowered[lead + 1] in ("away", "rid"):
-            return _DELETE
-    return _VERB_CLASS.get(first)
+        cls = _READ
+    elif first in ("tell", "give", "show") and nxt in _READ_OBJECTS:
+        cls = _READ
+    elif first == "kick" and nxt == "off":
+        cls = _RUN
+    elif first in ("throw", "get") and nxt in ("away", "rid"):
+        cls = _DELETE
+    else:
+        cls = _VERB_CLASS.get(stem(first))
+    if cls == _READ:
+        rest = lowered[lead + 1 :]
+        if any(w in _COLLECTIVE or _is_plural(w) for w in rest):
+            cls = _LIST
+    return cls
 
 
 def _tool_action(tool: str, server: str, description: str) -> int | None:
-    """The action class of a tool: the first verb of its name, else of its description."""
+    """The action class of a tool.
+
+    The description's leading verb is preferred (descriptions conventionally start
+    with an imperative: "Run a read-only SQL query" for a tool named ``query``);
+    otherwise the first verb of the name. A read whose name has a plural object
+    ("get_activities") reads a collection.
+    """
     server_words = set(split_identifier(server))
-    for w in split_identifier(tool):
-        if w in server_words:
-            continue
-        cls = _VERB_CLASS.get(w)
-        if cls is not None:
-            return cls
-    words = _RAW_WORD_RE.findall(description)
-    if words:
-        return _VERB_CLASS.get(words[0].lower())
-    return None
+    name_words = [w for w in split_identifier(tool) if w not in server_words]
+    cls: int | None = None
+    desc_words = _RAW_WORD_RE.findall(description)
+    if desc_words:
+        cls = _VERB_CLASS.get(stem(desc_words[0].lower()))
+    if cls is None:
+        for w in name_words:
+            cls = _VERB_CLASS.get(stem(w))
+            if cls is not None:
+                break
+    if cls == _READ and any(_is_plural(w) for w in name_words):
+        cls = _LIST
+    return cls
 
 
 def _analyse_phrase(text: str) -> tuple[str, ...]:
@@ -1164,13 +1217,11 @@ def _parse_query(query: str) -> _ParsedQuery:
             continue
         n = len(pattern.findall(text))
         text = pattern.sub(" ", text)
-        alts = tuple((_analyse_phrase(t), w) for t, w in concept)
+        alts = _phrase_alts(concept)
         for _ in range(min(n, 2)):
-            slots.append(
-                _Slot(alts=tuple((terms, 1.0) for terms, _w in alts), weight=1.0, primary=())
-            )
-            # Concept weights are per alternative; store them on the alternatives.
-            slots[-1] = _Slot(alts=alts, weight=1.0, primary=())
+            slots.append(_Slot(alts=alts, weight=1.0, primary=()))
+    if _MANY_RE.search(text) is not None:
+        slots.append(_Slot(alts=_phrase_alts(_MANY_CONCEPT), weight=1.0, primary=()))
 
     raw_words = _RAW_WORD_RE.findall(text)
     lowered = [w.split("'", 1)[0].lower() for w in raw_words]
@@ -1194,11 +1245,11 @@ def _parse_query(query: str) -> _ParsedQuery:
             key = tuple(lowered[i : i + length])
             alts = _SYN_PHRASES.get(key)
             if alts is not None:
-                # The phrase's own words: full weight for noun compounds ("body fat"),
-                # weak for idioms whose words mean little alone ("kick off").
+                # The phrase's own words count, weakly: in an idiom they mean little
+                # alone ("kick off", "job title"); entries that are noun compounds list
+                # themselves at full weight ("body fat").
                 own = tuple(tokenize(" ".join(key)))
-                own_w = 1.0 if len(own) >= 2 else 0.5
-                all_alts = ((own, own_w), *alts) if own else alts
+                all_alts = _dedupe(((own, 0.5), *alts)) if own else alts
                 slots.append(_Slot(alts=all_alts, weight=1.0, primary=alts[0][0]))
                 i += length
                 matched = True
