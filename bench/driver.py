@@ -120,11 +120,13 @@ def rss_kib(pid: int) -> tuple[int, int]:
     return rss, hwm
 
 
-def tail(path: Path | None, n: int = 2000) -> str:
+def tail(path: Path | None, lines: int = 3, limit: int = 400) -> str:
+    """The last few non-empty lines of a log, on one line (for error messages)."""
     if path is None or not path.exists():
         return ""
-    data = path.read_bytes()[-n:]
-    return data.decode("utf-8", "replace").strip()
+    text = path.read_bytes()[-8192:].decode("utf-8", "replace")
+    last = [ln.strip() for ln in text.splitlines() if ln.strip()][-lines:]
+    return " / ".join(last)[-limit:]
 
 
 class _Proto(asyncio.SubprocessProtocol):
@@ -248,7 +250,7 @@ class StdioConn:
         if not self.pending:
             return
         rc = self.transport.get_returncode() if self.transport else None
-        detail = tail(self.stderr_path, 600)
+        detail = tail(self.stderr_path)
         message = f"{self.name}: {why} (returncode {rc})" + (
             f"; stderr: {detail}" if detail else ""
         )

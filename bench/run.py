@@ -50,7 +50,11 @@ JsonObj = dict[str, Any]
 
 
 class GatewayUnavailable(Exception):
-    """The gateway could not be started or did not serve what the harness needs."""
+    """The gateway is not runnable at all (its side is NOT RUN)."""
+
+
+class GatewayFailed(RpcError):
+    """The gateway started but did not serve what the harness needs (its side is an ERROR)."""
 
 
 @dataclass
@@ -87,7 +91,9 @@ class Ctx:
 # Starting things
 
 
-def mock_argv(ctx: Ctx, server: str, *extra: str) -> list[str]:
+def mock_argv(ctx: Ctx, server: str, *extra: str, owner: str = "direct") -> list[str]:
+    """The mock's command line. Its ``--tag`` names the run and the owner ("direct": the harness
+    spawned it; "gw": a gateway did), so leftovers of a gateway can be told apart."""
     return [
         sys.executable,
         "-m",
@@ -97,7 +103,7 @@ def mock_argv(ctx: Ctx, server: str, *extra: str) -> list[str]:
         "--server",
         server,
         "--tag",
-        ctx.tag,
+        f"{ctx.tag}-{owner}",
         *extra,
     ]
 
@@ -106,7 +112,7 @@ def stdio_upstreams(ctx: Ctx) -> JsonObj:
     return {
         name: {
             "command": sys.executable,
-            "args": mock_argv(ctx, name)[1:],
+            "args": mock_argv(ctx, name, owner="gw")[1:],
             "cwd": str(REPO),
             "max_in_flight": MAX_IN_FLIGHT,
         }
@@ -152,20 +158,41 @@ async def start_gateway_stdio(ctx: Ctx, label: str, upstreams: JsonObj) -> Stdio
         [*cmd, "run", "--config", str(cfg)], name="gateway", cwd=REPO, stderr_path=log
     )
     try:
-        await conn.handshake(ctx.era, timeout=60)
-        names = {t.get("name") for t in await conn.list_tools(timeout=60)}
-        wanted = {f"{u}__echo" for u in upstreams}
-        missing = sorted(wanted - names)
-        if missing:
-            some = ", ".join(sorted(str(n) for n in names)[:8])
-            raise GatewayUnavailable(f"gateway lists no {missing} (it lists {len(names)}: {some})")
+        await conn.handshake(ctx.era, timeout=30)
+        await wait_for_tools(ctx, conn, {f"{u}__echo" for u in upstreams}, timeout=30)
+    except GatewayFailed:
+        await close_gateway(ctx, conn)
+        raise
     except RpcError as exc:
         await close_gateway(ctx, conn)
-        raise GatewayUnavailable(f"gateway `run` failed: {exc} (log: {log})") from exc
+        raise GatewayFailed(f"gateway `run` failed: {exc} (log: {log})") from exc
     except BaseException:
         await close_gateway(ctx, conn)
         raise
     return conn
+
+
+async def wait_for_tools(ctx: Ctx, conn: StdioConn, wanted: set[str], timeout: float) -> None:
+    """List the gateway's tools until ``wanted`` are all there (upstreams may still start)."""
+    deadline = time.monotonic() + timeout
+    names: set[str] = set()
+    while True:
+        try:
+            names = {str(t.get("name")) for t in await conn.list_tools(timeout=timeout)}
+        except RpcError as exc:
+            if exc.code != -32602 or time.monotonic() > deadline:
+                raise
+            warning = f"gateway rejected its own tools/list cursor while starting ({exc})"
+            if warning not in ctx.warnings:
+                ctx.warnings.append(warning)
+            continue
+        missing = sorted(wanted - names)
+        if not missing:
+            return
+        if time.monotonic() > deadline:
+            some = ", ".join(sorted(names)[:8])
+            raise GatewayFailed(f"gateway lists no {missing} (it lists {len(names)}: {some})")
+        await asyncio.sleep(0.2)
 
 
 async def close_gateway(ctx: Ctx, conn: StdioConn) -> None:
@@ -180,11 +207,12 @@ async def close_gateway(ctx: Ctx, conn: StdioConn) -> None:
     await reap_leftovers(ctx, "gateway run")
 
 
-async def reap_leftovers(ctx: Ctx, who: str) -> None:
-    """Kill (and report) any process of this run still alive after ``who`` was shut down."""
+async def reap_leftovers(ctx: Ctx, who: str, tag: str | None = None) -> None:
+    """Kill (and report) any process of this run still alive after ``who`` was shut down
+    (by default the upstreams a gateway spawned)."""
     left: list[int] = []
     for _ in range(30):
-        left = driver.tagged_pids(ctx.tag)
+        left = driver.tagged_pids(tag or f"{ctx.tag}-gw")
         if not left:
             return
         await asyncio.sleep(0.1)
@@ -204,7 +232,7 @@ async def start_gateway_http(ctx: Ctx, label: str, upstreams: JsonObj) -> HttpPr
     try:
         return await driver.spawn_http(argv, cwd=REPO, stderr_path=log, url=url, timeout=60)
     except RpcError as exc:
-        raise GatewayUnavailable(f"gateway `serve` failed: {exc} (log: {log})") from exc
+        raise GatewayFailed(f"gateway `serve` failed: {exc} (log: {log})") from exc
 
 
 async def close_http(ctx: Ctx, proc: HttpProc, who: str) -> None:
@@ -266,7 +294,10 @@ async def measure_paced(ctx: Ctx) -> None:
             gw_error = {"error": str(exc), "not_run": isinstance(exc, GatewayUnavailable)}
         await driver.paced_calls(mock, "echo", warm, tag="wd")
         if gw_conn is not None:
-            await driver.paced_calls(gw_conn, "github__echo", warm, tag="wg")
+            try:
+                await driver.paced_calls(gw_conn, "github__echo", warm, tag="wg")
+            except RpcError as exc:
+                gw_error, gw_conn = {"error": f"RpcError: {exc}"}, None
         # Alternate blocks, so that a change of machine load hits both sides alike.
         for b in range(0, n, block):
             k = min(block, n - b)
@@ -722,6 +753,8 @@ def write_report(ctx: Ctx, env: JsonObj) -> None:
     ]
     for r in ctx.rows:
         note = r.note.replace("|", "/").replace("\n", " ")
+        if len(note) > 300:
+            note = note[:297] + "..."
         lines.append(
             f"| {r.measure} | {r.unit} | {_fmt(r.direct, r.unit)} | {_fmt(r.gateway, r.unit)} "
             f"| {r.target} | {r.status} | {note} |"
@@ -823,7 +856,7 @@ async def amain(args: argparse.Namespace) -> int:
                     ctx.rows.append(Row(name, "-", None, None, "-", "ERROR", f"{exc}"[:300]))
                 print(f"bench: {name} done in {time.monotonic() - t0:.1f} s", file=sys.stderr)
         finally:
-            await reap_leftovers(ctx, "the harness")
+            await reap_leftovers(ctx, "the harness", ctx.tag)
         env["load_after"] = " ".join(f"{x:.2f}" for x in os.getloadavg())
         write_report(ctx, env)
     print((out / "report.md").read_text())
