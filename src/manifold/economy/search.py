@@ -592,6 +592,9 @@ _SYNONYMS: Final[dict[str, tuple[tuple[str, float], ...]]] = {
     "generate": (("create", 0.6),),
     "build": (("create", 0.5), ("workflow", 0.3), ("build", 1.0)),
     "setup": (("create", 0.5), ("configuration", 0.3)),
+    "set up": (("create", 0.8), ("new", 0.4)),
+    "spin up": (("create", 0.8), ("new", 0.4)),
+    "sign up": (("create", 0.6), ("register", 0.6)),
     "init": (("create", 0.5), ("initialize", 0.6)),
     "initialize": (("create", 0.5),),
     "register": (("create", 0.5), ("add", 0.4)),
@@ -636,7 +639,7 @@ _SYNONYMS: Final[dict[str, tuple[tuple[str, float], ...]]] = {
     "look up": (("search", 0.6), ("get", 0.5), ("find", 0.5)),
     "lookup": (("search", 0.6), ("get", 0.5)),
     "locate": (("search", 0.7), ("find", 0.6)),
-    "grep": (("search", 0.8), ("code", 0.3)),
+    "grep": (("search", 0.8), ("code", 0.6)),
     "seek": (("search", 0.6),),
     "discover": (("search", 0.6), ("list", 0.3)),
     "mention": (("search", 0.3), ("contain", 0.3), ("notification", 0.3)),
@@ -656,7 +659,7 @@ _SYNONYMS: Final[dict[str, tuple[tuple[str, float], ...]]] = {
     "amend": (("update", 0.7),),
     "revise": (("update", 0.7),),
     "bump": (("update", 0.6), ("version", 0.3)),
-    "patch": (("update", 0.5), ("patch", 1.0)),
+    "patch": (("diff", 0.7), ("update", 0.4), ("patch", 1.0)),
     "replace": (("update", 0.6),),
     "overwrite": (("update", 0.6), ("write", 0.4)),
     "correct": (("update", 0.5), ("fix", 0.4)),
@@ -1151,6 +1154,7 @@ _LEADING_VERBS: Final[dict[str, tuple[tuple[str, float], ...]]] = {
     "label": (("label", 1.0), ("tag", 0.6)),
     "pull": (("get", 0.6), ("fetch", 0.6), ("pull", 0.5)),
     "leave": (("add", 0.7), ("post", 0.5)),
+    "comment": (("comment", 1.0), ("add", 0.6)),
     "drop": (("delete", 0.8), ("remove", 0.6)),
     "check": (("get", 0.5), ("status", 0.6), ("check", 1.0)),
     "close": (("close", 1.0), ("update", 0.6), ("closed", 0.6)),
@@ -1264,7 +1268,7 @@ _VERB_WORDS: Final[dict[str, int]] = {
     **dict.fromkeys(
         "create add make new insert generate build write compose draft register record log "
         "fork clone schedule plan raise submit upload push commit open file book track "
-        "import copy duplicate provision spawn init initialize setup".split(),
+        "import copy duplicate provision spawn init initialize setup comment".split(),
         _CREATE,
     ),
     **dict.fromkeys(
@@ -1297,6 +1301,20 @@ _QUESTION_WORDS: Final[frozenset[str]] = frozenset(
     "any whats hows wheres".split()
 )
 _READ_OBJECTS: Final[frozenset[str]] = frozenset({"me", "us"})
+_PHRASAL_ACTIONS: Final[dict[tuple[str, str], int]] = {
+    ("set", "up"): _CREATE,
+    ("spin", "up"): _CREATE,
+    ("sign", "up"): _CREATE,
+    ("look", "up"): _SEARCH,
+    ("look", "for"): _SEARCH,
+    ("look", "at"): _READ,
+    ("pull", "up"): _READ,
+    ("kick", "off"): _RUN,
+    ("throw", "away"): _DELETE,
+    ("get", "rid"): _DELETE,
+    ("clean", "up"): _DELETE,
+    ("catch", "up"): _UPDATE,
+}
 _COLLECTIVE: Final[frozenset[str]] = frozenset({"all", "every", "each", "any"})
 
 
@@ -1326,10 +1344,8 @@ def _query_action(lowered: Sequence[str], lead: int) -> int | None:
         cls = _READ
     elif first in ("tell", "give", "show") and nxt in _READ_OBJECTS:
         cls = _READ
-    elif first == "kick" and nxt == "off":
-        cls = _RUN
-    elif first in ("throw", "get") and nxt in ("away", "rid"):
-        cls = _DELETE
+    elif (first, nxt) in _PHRASAL_ACTIONS:
+        cls = _PHRASAL_ACTIONS[(first, nxt)]
     else:
         cls = _VERB_CLASS.get(stem(first))
     if cls == _READ:
@@ -1414,6 +1430,7 @@ class _Slot:
     alts: tuple[tuple[tuple[str, ...], float], ...]
     weight: float
     primary: tuple[str, ...]
+    proper: bool = False
 
 
 def analyze_query(query: str) -> list[tuple[tuple[tuple[str, ...], float], ...]]:
@@ -1444,10 +1461,8 @@ def _dedupe_expansions(slots: list[_Slot]) -> list[_Slot]:
             if j != i:
                 others |= terms_j
         kept = tuple((terms, w) for terms, w in slot.alts if w >= 1.0 or not set(terms) <= others)
-        if kept:
-            out.append(_Slot(alts=kept, weight=slot.weight, primary=slot.primary))
-        elif slot.primary:
-            out.append(_Slot(alts=(), weight=slot.weight, primary=slot.primary))
+        if kept or slot.primary:
+            out.append(_Slot(kept, slot.weight, slot.primary, slot.proper))
     return out
 
 
@@ -1476,12 +1491,8 @@ def _parse_query(query: str) -> _ParsedQuery:
     i = 0
     n_words = len(raw_words)
     while i < n_words:
-        if i == lead and lowered[i] in _LEADING_VERBS:
-            verb_alts = _phrase_alts(_LEADING_VERBS[lowered[i]])
-            slots.append(_Slot(alts=verb_alts, weight=1.0, primary=(stem(lowered[i]),)))
-            i += 1
-            continue
-        # Longest multi-word phrase first.
+        # Longest multi-word phrase first (phrasal verbs such as "set up" included),
+        # then the verb sense of an ambiguous leading word.
         matched = False
         for length in range(min(_MAX_PHRASE_LEN, n_words - i), 1, -1):
             key = tuple(lowered[i : i + length])
@@ -1498,6 +1509,11 @@ def _parse_query(query: str) -> _ParsedQuery:
                 break
         if matched:
             continue
+        if i == lead and lowered[i] in _LEADING_VERBS:
+            verb_alts = _phrase_alts(_LEADING_VERBS[lowered[i]])
+            slots.append(_Slot(alts=verb_alts, weight=1.0, primary=(stem(lowered[i]),)))
+            i += 1
+            continue
         raw = raw_words[i]
         i += 1
         low = lowered[i - 1]
@@ -1511,11 +1527,20 @@ def _parse_query(query: str) -> _ParsedQuery:
             continue
         parts, joint = _word_parts(raw)
         content = [p for p in parts if p not in _STOP_WORDS and not p.isdigit()]
+        # A capitalised word inside the query ("add Bob", "Maria's title") may be a
+        # name; if the index does not know it, it stands for a person (see _resolve).
+        proper = (
+            i - 1 > lead
+            and len(content) == 1
+            and raw[:1].isupper()
+            and raw[1:2].islower()
+            and raw.split("'", 1)[0][1:].islower()
+        )
         for p in content:
             s = stem(p)
             alts3: list[tuple[tuple[str, ...], float]] = [((s,), 1.0)]
             alts3.extend(_SYN_SINGLE.get(s, ()))
-            slots.append(_Slot(alts=_dedupe(alts3), weight=1.0, primary=(s,)))
+            slots.append(_Slot(alts=_dedupe(alts3), weight=1.0, primary=(s,), proper=proper))
         if joint is not None and not joint.isdigit():
             w = 0.6 if content else 1.0
             slots.append(_Slot(alts=(((joint,), 1.0),), weight=w, primary=()))
@@ -1529,6 +1554,12 @@ def _parse_query(query: str) -> _ParsedQuery:
         if p.isalpha() and p.lower() not in _STOP_WORDS
     )
     return _ParsedQuery(_dedupe_expansions(slots), action, surface)
+
+
+_PERSON_ALTS: Final[tuple[tuple[tuple[str, ...], float], ...]] = (
+    (("user",), 0.4),
+    (("member",), 0.3),
+)
 
 
 def _phrase_alts(
@@ -1969,8 +2000,9 @@ class ToolIndex:
             acc[d] = get(d, 0.0) + v
 
     def _resolve(self, slot: _Slot) -> tuple[tuple[tuple[str, ...], float], ...]:
-        """Alternatives of ``slot`` restricted to indexed terms, with vocabulary fallbacks
-        (prefix matches, compound splits) for words the index does not know."""
+        """Alternatives of ``slot`` restricted to indexed terms, with fallbacks for words
+        the index does not know: a person for an unknown capitalised name, the verb
+        behind a "re-" prefix ("reassign"), compound splits and prefix matches."""
         vocab = self._vocab_set
         out: list[tuple[tuple[str, ...], float]] = []
         for terms, w in slot.alts:
@@ -1982,16 +2014,23 @@ class ToolIndex:
         if out or not slot.primary or len(slot.primary) != 1:
             return tuple(out)
         word = slot.primary[0]
+        if slot.proper:
+            return tuple((terms, w) for terms, w in _PERSON_ALTS if terms[0] in vocab)
+        cfg = self._config
+        if word.startswith("re") and len(word) >= 5:
+            base = stem(word[2:])
+            if base in vocab:
+                out.append(((base,), cfg.prefix_weight + 0.2))
         if len(word) >= 4:
             parts = _split_compound(word, vocab)
             if parts is not None:
-                out.append((parts, self._config.compound_weight))
+                out.append((parts, cfg.compound_weight))
             lo = bisect_left(self._vocab, word)
             hi = lo
             while hi < len(self._vocab) and hi - lo < 8 and self._vocab[hi].startswith(word):
                 hi += 1
             for t in self._vocab[lo:hi]:
-                out.append(((t,), self._config.prefix_weight))
+                out.append(((t,), cfg.prefix_weight))
         return tuple(out)
 
 
