@@ -1329,6 +1329,20 @@ def _is_plural(word: str) -> bool:
     )
 
 
+# Leading words that are also adjectives: "open issues" lists issues in a state,
+# "open an issue" creates one.
+_ADJECTIVAL_VERBS: Final[frozenset[str]] = frozenset({"open", "closed", "running", "failed"})
+
+
+def _adjectival(lowered: Sequence[str], i: int) -> bool:
+    """Whether ``lowered[i]`` modifies a following plural noun rather than being a verb."""
+    return (
+        lowered[i] in _ADJECTIVAL_VERBS
+        and i + 1 < len(lowered)
+        and _is_plural(lowered[i + 1])
+    )
+
+
 def _query_action(lowered: Sequence[str], lead: int) -> int | None:
     """The action class the query asks for, or None when it does not say.
 
@@ -1346,6 +1360,8 @@ def _query_action(lowered: Sequence[str], lead: int) -> int | None:
         cls = _READ
     elif (first, nxt) in _PHRASAL_ACTIONS:
         cls = _PHRASAL_ACTIONS[(first, nxt)]
+    elif _adjectival(lowered, lead):
+        cls = _READ
     else:
         cls = _VERB_CLASS.get(stem(first))
     if cls == _READ:
@@ -1509,7 +1525,7 @@ def _parse_query(query: str) -> _ParsedQuery:
                 break
         if matched:
             continue
-        if i == lead and lowered[i] in _LEADING_VERBS:
+        if i == lead and lowered[i] in _LEADING_VERBS and not _adjectival(lowered, i):
             verb_alts = _phrase_alts(_LEADING_VERBS[lowered[i]])
             slots.append(_Slot(alts=verb_alts, weight=1.0, primary=(stem(lowered[i]),)))
             i += 1
