@@ -16,6 +16,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from mcp.shared.inbound import find_invalid_x_mcp_header, x_mcp_header_map
+
 from manifold.config import GatewayConfig
 from manifold.naming import disambiguate, exposed_name
 
@@ -69,6 +71,9 @@ class Catalog:
         self.resources: list[dict[str, Any]] = []
         self.templates: list[dict[str, Any]] = []
         self.tool_routes: dict[str, Route] = {}
+        # `x-mcp-header` maps (property path -> header token), by exposed and by upstream name.
+        self.header_maps: dict[str, dict[tuple[str, ...], str]] = {}
+        self.upstream_header_maps: dict[Route, dict[tuple[str, ...], str]] = {}
         self.prompt_routes: dict[str, Route] = {}
         self.resource_owner: dict[str, str] = {}
         self.template_owner: dict[str, str] = {}
@@ -107,6 +112,14 @@ class Catalog:
             merged, routes = self._namespaced(kind)
             if kind == "tools":
                 self.tools, self.tool_routes = merged, routes
+                self.header_maps, self.upstream_header_maps = {}, {}
+                for t in merged:
+                    schema = t.get("inputSchema")
+                    if isinstance(schema, dict):
+                        hmap = x_mcp_header_map(schema)
+                        if hmap:
+                            self.header_maps[t["name"]] = hmap
+                            self.upstream_header_maps[routes[t["name"]]] = hmap
             else:
                 self.prompts, self.prompt_routes = merged, routes
         elif kind == "resources":

@@ -71,7 +71,7 @@ class Gateway:
             name: Upstream(name, cfg, self, self._on_upstream_ready, self.client_info)
             for name, cfg in config.enabled_upstreams.items()
         }
-        self.router = Router(self.upstreams)
+        self.router = Router(self.upstreams, self.catalog)
         self.pipeline = compose(list(middleware), self.router)
         self.dispatcher = Dispatcher(self)
         self.cursors = Cursors()

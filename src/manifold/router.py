@@ -1,21 +1,36 @@
 """The terminal step of the pipeline: send the routed request to its upstream.
 
 The upstream's own concurrency cap, timeout and restart policy apply there (`upstream/`).
+Tool arguments that the tool's schema marks with `x-mcp-header` are mirrored as `Mcp-Param-*`
+headers (used by HTTP upstreams, ignored by the others).
 """
 
 from __future__ import annotations
 
+from mcp.shared.inbound import mcp_param_headers
+
+from manifold.catalog import Catalog
 from manifold.pipeline import CallContext
 from manifold.protocol import jsonrpc as rpc
 from manifold.upstream.supervisor import Upstream
 
 
 class Router:
-    def __init__(self, upstreams: dict[str, Upstream]) -> None:
+    def __init__(self, upstreams: dict[str, Upstream], catalog: Catalog) -> None:
         self.upstreams = upstreams
+        self.catalog = catalog
 
     async def __call__(self, ctx: CallContext) -> rpc.Incoming:
         up = self.upstreams.get(ctx.route.upstream)
         if up is None:
             raise rpc.RpcError(rpc.INVALID_PARAMS, f"unknown upstream {ctx.route.upstream!r}")
-        return await up.request(ctx.method, ctx.params, sink=ctx.sink, client_caps=ctx.client_caps)
+        headers = None
+        hmap = (
+            self.catalog.upstream_header_maps.get(ctx.route) if ctx.method == "tools/call" else None
+        )
+        if hmap:
+            args = ctx.params.get("arguments")
+            headers = mcp_param_headers(hmap, args if isinstance(args, dict) else {})
+        return await up.request(
+            ctx.method, ctx.params, sink=ctx.sink, client_caps=ctx.client_caps, headers=headers
+        )

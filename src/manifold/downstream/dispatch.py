@@ -49,7 +49,16 @@ LIST_KINDS = {
     "resources/list": "resources",
     "resources/templates/list": "resourceTemplates",
 }
-_DONE = object()
+# The HTTP status a modern request's error travels with (the SDK's servers use the same table).
+_MODERN_STATUS = {
+    rpc.PARSE_ERROR: 400,
+    rpc.INVALID_REQUEST: 400,
+    rpc.INVALID_PARAMS: 400,
+    rpc.HEADER_MISMATCH: 400,
+    rpc.MISSING_CLIENT_CAPABILITY: 400,
+    rpc.UNSUPPORTED_PROTOCOL_VERSION: 400,
+    rpc.METHOD_NOT_FOUND: 404,
+}
 
 
 class EnvelopeError(rpc.RpcError):
@@ -147,7 +156,7 @@ class Dispatcher:
             code = e.code
             if modern_meta is not None and code == rpc.RESOURCE_NOT_FOUND_LEGACY:
                 code = rpc.INVALID_PARAMS  # resource-not-found moved to -32602 on the modern wire
-            status = 404 if (code == rpc.METHOD_NOT_FOUND and modern_meta is not None) else 200
+            status = _MODERN_STATUS.get(code, 200) if modern_meta is not None else 200
             return rpc.encode_error(rid, code, e.message, e.data), status
         if isinstance(result, rpc.Incoming):
             raw = result.result if result.result else b"{}"

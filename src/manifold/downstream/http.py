@@ -12,7 +12,6 @@ loopback unless told otherwise. aiohttp carries the bytes (see docs/architecture
 from __future__ import annotations
 
 import asyncio
-import base64
 import contextlib
 import ipaddress
 import itertools
@@ -22,6 +21,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from aiohttp import web
+from mcp.shared.inbound import decode_header_value, mcp_param_headers
 
 from manifold.downstream.frames import MAX_FRAME, BadFrame, parse_frame
 from manifold.downstream.session import DownstreamSession
@@ -42,15 +42,6 @@ def _host_only(host: str) -> str:
     if host.startswith("["):
         return host[: host.find("]") + 1]
     return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
-
-
-def _decode_header(value: str) -> str:
-    if value.startswith("=?base64?") and value.endswith("?="):
-        try:
-            return base64.b64decode(value[9:-2]).decode()
-        except (ValueError, UnicodeDecodeError):
-            return value
-    return value
 
 
 def _error_response(
@@ -227,8 +218,14 @@ class HttpFront:
             return _error_response(
                 rid, rpc.INVALID_PARAMS, f"_meta is missing {META_PROTOCOL_VERSION!r}", 400
             )
-        # Header checks come after the body's own validity (the dispatcher checks the version).
         method = msg["method"]
+        if header_version is not None and header_version != version:
+            return _error_response(
+                rid,
+                rpc.HEADER_MISMATCH,
+                f"MCP-Protocol-Version header {header_version!r} does not match _meta protocolVersion {version!r}",
+                400,
+            )
         if version == MODERN_VERSION:
             mismatch = self._header_mismatch(request, msg, header_version)
             if mismatch:
@@ -258,8 +255,34 @@ class HttpFront:
             hn = request.headers.get("Mcp-Name")
             if hn is None:
                 return "missing Mcp-Name header"
-            if _decode_header(hn) != want:
+            if decode_header_value(hn) != want:
                 return f"Mcp-Name header does not match {want!r}"
+            if msg["method"] == "tools/call":
+                return self._param_headers_mismatch(request, params)
+        return None
+
+    def _param_headers_mismatch(self, request: web.Request, params: dict[str, Any]) -> str | None:
+        """`Mcp-Param-*` headers must mirror the arguments the tool's schema marks for them."""
+        name = params.get("name")
+        hmap = self.gw.catalog.header_maps.get(name) if isinstance(name, str) else None
+        if not hmap:
+            return None
+        args = params.get("arguments") or {}
+        if not isinstance(args, dict):
+            return None
+        for path, token in hmap.items():
+            header = f"Mcp-Param-{token}"
+            expected = mcp_param_headers({path: token}, args).get(header)
+            got = request.headers.get(header)
+            if expected is None:
+                continue
+            if got is None:
+                return f"missing {header} header"
+            decoded = decode_header_value(got)
+            if decoded is None:
+                return f"{header} header is not valid"
+            if decoded != decode_header_value(expected):
+                return f"{header} header does not match argument {'.'.join(path)!r}"
         return None
 
     async def _post_legacy(

@@ -130,7 +130,9 @@ class RequestSink:
         if LOG_LEVEL_RANK.get(str(level), 0) >= LOG_LEVEL_RANK.get(want, 0):
             self.out(rpc.encode_notification("notifications/message", params))
 
-    async def server_request(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
+    async def server_request(
+        self, method: str, params: dict[str, Any], key: str | None = None
+    ) -> dict[str, Any]:
         need = _NEEDS.get(method)
         if need is not None and need[0] not in self.caps:
             raise rpc.RpcError(
@@ -142,5 +144,6 @@ class RequestSink:
         # A modern client gets this as an MRTR input request; the dispatcher is waiting.
         assert self.asks is not None
         fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
-        self.asks.put_nowait(InputAsk(f"input-{next(self._keys)}", method, params, fut))
+        # Keep the upstream's own key when it gave one, so the client sees the same request.
+        self.asks.put_nowait(InputAsk(key or f"input-{next(self._keys)}", method, params, fut))
         return await fut

@@ -21,6 +21,7 @@ Everything that depends only on the catalog is computed in :meth:`ToolIndex.buil
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 from bisect import bisect_left
@@ -598,7 +599,6 @@ _SYNONYMS: Final[dict[str, tuple[tuple[str, float], ...]]] = {
     "init": (("create", 0.5), ("initialize", 0.6)),
     "initialize": (("create", 0.5),),
     "register": (("create", 0.5), ("add", 0.4)),
-    "plan": (("create", 0.5), ("schedule", 0.5)),
     "spawn": (("create", 0.5), ("run", 0.4)),
     "provision": (("create", 0.6),),
     "file": (("file", 1.0), ("create", 0.2)),
@@ -650,7 +650,6 @@ _SYNONYMS: Final[dict[str, tuple[tuple[str, float], ...]]] = {
     "update": (("edit", 0.5), ("modify", 0.5), ("change", 0.4)),
     "edit": (("update", 0.8), ("modify", 0.6), ("change", 0.4)),
     "modify": (("update", 0.8), ("change", 0.4)),
-    "change": (("update", 0.6), ("modify", 0.5), ("change", 1.0), ("set", 0.3)),
     "alter": (("update", 0.7), ("modify", 0.6)),
     "rename": (("update", 0.6), ("name", 0.6)),
     "set": (("update", 0.5), ("set", 1.0)),
@@ -789,7 +788,6 @@ _SYNONYMS: Final[dict[str, tuple[tuple[str, float], ...]]] = {
     "duplicate": (("link", 0.3), ("duplicate", 1.0)),
     "priority": (("priority", 1.0), ("field", 0.3)),
     "label": (("tag", 0.4),),
-    "status": (("state", 0.5),),
     "state": (("status", 0.5),),
     # --- code hosting
     "repository": (("repo", 0.5), ("project", 0.3)),
@@ -1258,47 +1256,214 @@ _READ_CLASSES: Final[frozenset[int]] = frozenset({_READ, _LIST, _SEARCH})
 
 _VERB_WORDS: Final[dict[str, int]] = {
     **dict.fromkeys(
-        "get show display view read fetch retrieve return describe inspect download export "
-        "check see explain count calculate compute summarize summarise watch monitor "
-        "analyze analyse preview peek print dump".split(),
+        [
+            "get",
+            "show",
+            "display",
+            "view",
+            "read",
+            "fetch",
+            "retrieve",
+            "return",
+            "describe",
+            "inspect",
+            "download",
+            "export",
+            "check",
+            "see",
+            "explain",
+            "count",
+            "calculate",
+            "compute",
+            "summarize",
+            "summarise",
+            "watch",
+            "monitor",
+            "analyze",
+            "analyse",
+            "preview",
+            "peek",
+            "print",
+            "dump",
+        ],
         _READ,
     ),
-    **dict.fromkeys("list enumerate browse".split(), _LIST),
-    **dict.fromkeys("search find lookup locate query grep seek discover filter".split(), _SEARCH),
+    **dict.fromkeys(["list", "enumerate", "browse"], _LIST),
     **dict.fromkeys(
-        "create add make new insert generate build write compose draft register record log "
-        "fork clone schedule plan raise submit upload push commit open file book track "
-        "import copy duplicate provision spawn init initialize setup comment".split(),
+        ["search", "find", "lookup", "locate", "query", "grep", "seek", "discover", "filter"],
+        _SEARCH,
+    ),
+    **dict.fromkeys(
+        [
+            "create",
+            "add",
+            "make",
+            "new",
+            "insert",
+            "generate",
+            "build",
+            "write",
+            "compose",
+            "draft",
+            "register",
+            "record",
+            "log",
+            "fork",
+            "clone",
+            "schedule",
+            "plan",
+            "raise",
+            "submit",
+            "upload",
+            "push",
+            "commit",
+            "open",
+            "file",
+            "book",
+            "track",
+            "import",
+            "copy",
+            "duplicate",
+            "provision",
+            "spawn",
+            "init",
+            "initialize",
+            "setup",
+            "comment",
+        ],
         _CREATE,
     ),
     **dict.fromkeys(
-        "update edit modify change set rename move transition close reopen mark assign "
-        "reassign merge rebase link approve resolve bump patch replace overwrite adjust "
-        "tweak amend revise enable disable toggle lock unlock pin star label tag sync "
-        "refresh".split(),
+        [
+            "update",
+            "edit",
+            "modify",
+            "change",
+            "set",
+            "rename",
+            "move",
+            "transition",
+            "close",
+            "reopen",
+            "mark",
+            "assign",
+            "reassign",
+            "merge",
+            "rebase",
+            "link",
+            "approve",
+            "resolve",
+            "bump",
+            "patch",
+            "replace",
+            "overwrite",
+            "adjust",
+            "tweak",
+            "amend",
+            "revise",
+            "enable",
+            "disable",
+            "toggle",
+            "lock",
+            "unlock",
+            "pin",
+            "star",
+            "label",
+            "tag",
+            "sync",
+            "refresh",
+        ],
         _UPDATE,
     ),
     **dict.fromkeys(
-        "delete remove drop erase destroy purge discard trash wipe archive unlink revoke "
-        "cancel uninstall".split(),
+        [
+            "delete",
+            "remove",
+            "drop",
+            "erase",
+            "destroy",
+            "purge",
+            "discard",
+            "trash",
+            "wipe",
+            "archive",
+            "unlink",
+            "revoke",
+            "cancel",
+            "uninstall",
+        ],
         _DELETE,
     ),
     **dict.fromkeys(
-        "run execute trigger rerun retry restart start stop launch dispatch invoke deploy "
-        "redo rollback".split(),
+        [
+            "run",
+            "execute",
+            "trigger",
+            "rerun",
+            "retry",
+            "restart",
+            "start",
+            "stop",
+            "launch",
+            "dispatch",
+            "invoke",
+            "deploy",
+            "redo",
+            "rollback",
+        ],
         _RUN,
     ),
     **dict.fromkeys(
-        "send post reply respond share notify invite tell announce broadcast react request "
-        "ask forward remind ping message mention".split(),
+        [
+            "send",
+            "post",
+            "reply",
+            "respond",
+            "share",
+            "notify",
+            "invite",
+            "tell",
+            "announce",
+            "broadcast",
+            "react",
+            "request",
+            "ask",
+            "forward",
+            "remind",
+            "ping",
+            "message",
+            "mention",
+        ],
         _SEND,
     ),
 }
 # Looked up by stem, so that "Gets", "Lists", "Creates" in descriptions count too.
 _VERB_CLASS: Final[dict[str, int]] = {stem(w): c for w, c in _VERB_WORDS.items()}
 _QUESTION_WORDS: Final[frozenset[str]] = frozenset(
-    "what which who whom whose how when where why did do does is are was were has have "
-    "any whats hows wheres".split()
+    [
+        "what",
+        "which",
+        "who",
+        "whom",
+        "whose",
+        "how",
+        "when",
+        "where",
+        "why",
+        "did",
+        "do",
+        "does",
+        "is",
+        "are",
+        "was",
+        "were",
+        "has",
+        "have",
+        "any",
+        "whats",
+        "hows",
+        "wheres",
+    ]
 )
 _READ_OBJECTS: Final[frozenset[str]] = frozenset({"me", "us"})
 _PHRASAL_ACTIONS: Final[dict[tuple[str, str], int]] = {
@@ -1336,11 +1501,7 @@ _ADJECTIVAL_VERBS: Final[frozenset[str]] = frozenset({"open", "closed", "running
 
 def _adjectival(lowered: Sequence[str], i: int) -> bool:
     """Whether ``lowered[i]`` modifies a following plural noun rather than being a verb."""
-    return (
-        lowered[i] in _ADJECTIVAL_VERBS
-        and i + 1 < len(lowered)
-        and _is_plural(lowered[i + 1])
-    )
+    return lowered[i] in _ADJECTIVAL_VERBS and i + 1 < len(lowered) and _is_plural(lowered[i + 1])
 
 
 def _query_action(lowered: Sequence[str], lead: int) -> int | None:
@@ -1354,9 +1515,7 @@ def _query_action(lowered: Sequence[str], lead: int) -> int | None:
     first = lowered[lead]
     nxt = lowered[lead + 1] if lead + 1 < len(lowered) else ""
     cls: int | None
-    if first in _QUESTION_WORDS:
-        cls = _READ
-    elif first in ("tell", "give", "show") and nxt in _READ_OBJECTS:
+    if first in _QUESTION_WORDS or (first in ("tell", "give", "show") and nxt in _READ_OBJECTS):
         cls = _READ
     elif (first, nxt) in _PHRASAL_ACTIONS:
         cls = _PHRASAL_ACTIONS[(first, nxt)]
@@ -1662,7 +1821,7 @@ def _as_entry(e: EntryLike) -> ToolEntry:
 
 
 def _bigrams(tokens: Sequence[str]) -> list[str]:
-    return [f"{a} {b}" for a, b in zip(tokens, tokens[1:], strict=False) if a != b]
+    return [f"{a} {b}" for a, b in itertools.pairwise(tokens) if a != b]
 
 
 def _content_seq(text: str) -> list[str]:

@@ -81,9 +81,11 @@ class HttpTransport:
         request_id: int | None = None,
         method: str | None = None,
         name: str | None = None,
+        headers: dict[str, str] | None = None,
     ) -> None:
         if self._closed or self._http is None:
             raise TransportClosed(f"upstream {self.name!r} is closed")
+        extra = headers
         headers = self.headers
         if method is not None and (self._era is Era.MODERN or method == "server/discover"):
             headers = {**headers, "Mcp-Method": method}
@@ -91,6 +93,8 @@ class HttpTransport:
                 headers["MCP-Protocol-Version"] = MODERN_VERSION
             if name is not None and method in ("tools/call", "resources/read", "prompts/get"):
                 headers["Mcp-Name"] = header_value(name)
+            if extra:
+                headers.update(extra)
         task = asyncio.ensure_future(self._post(frame, request_id, headers, method))
         if request_id is not None:
             self._posts[request_id] = task

@@ -27,6 +27,7 @@ from manifold.protocol.eras import (
     LEGACY_VERSIONS,
     META_CLIENT_CAPABILITIES,
     META_CLIENT_INFO,
+    META_LOG_LEVEL,
     META_PROTOCOL_VERSION,
     META_SUBSCRIPTION_ID,
     MODERN_VERSION,
@@ -50,11 +51,15 @@ MAX_INPUT_ROUNDS = 16
 class CallSink(Protocol):
     """Where a call's side traffic goes: the downstream request that caused the call."""
 
+    log_level: str | None
+
     def progress(self, params: dict[str, Any]) -> None: ...
 
     def log(self, params: dict[str, Any]) -> None: ...
 
-    async def server_request(self, method: str, params: dict[str, Any]) -> dict[str, Any]: ...
+    async def server_request(
+        self, method: str, params: dict[str, Any], key: str | None = None
+    ) -> dict[str, Any]: ...
 
 
 class SessionEvents(Protocol):
@@ -212,13 +217,18 @@ class UpstreamSession:
     # ----------------------------------------------------------------- requests
 
     def _modern_params(
-        self, params: dict[str, Any], client_caps: dict[str, Any] | None
+        self,
+        params: dict[str, Any],
+        client_caps: dict[str, Any] | None,
+        log_level: str | None = None,
     ) -> dict[str, Any]:
         caps = RELAYABLE_CLIENT_CAPABILITIES if client_caps is None else client_caps
         meta = dict(params.get("_meta") or {})
         meta[META_PROTOCOL_VERSION] = MODERN_VERSION
         meta[META_CLIENT_CAPABILITIES] = caps
         meta[META_CLIENT_INFO] = self.client_info
+        if log_level is not None:
+            meta[META_LOG_LEVEL] = log_level
         return {**params, "_meta": meta}
 
     async def _request_raw(
@@ -235,6 +245,7 @@ class UpstreamSession:
         sink: CallSink | None = None,
         timeout: float | None = None,
         client_caps: dict[str, Any] | None = None,
+        headers: dict[str, str] | None = None,
     ) -> rpc.Incoming:
         """Send one request and return the upstream's answer frame (raw result kept raw).
 
@@ -247,10 +258,15 @@ class UpstreamSession:
         rounds = 0
         while True:
             if modern and method not in ("server/discover",):
-                wire_params: dict[str, Any] | None = self._modern_params(params or {}, client_caps)
+                level = sink.log_level if sink is not None else None
+                wire_params: dict[str, Any] | None = self._modern_params(
+                    params or {}, client_caps, level
+                )
             else:
                 wire_params = params
-            msg, maybe_input = await self._send_and_wait(method, wire_params, sink, timeout)
+            msg, maybe_input = await self._send_and_wait(
+                method, wire_params, sink, timeout, headers
+            )
             if msg.error is not None:
                 err = msg.error if isinstance(msg.error, dict) else {}
                 raise UpstreamError(
@@ -286,7 +302,7 @@ class UpstreamSession:
 
         async def one(key: str) -> Any:
             req = requests[key] or {}
-            return await sink.server_request(str(req.get("method")), req.get("params") or {})
+            return await sink.server_request(str(req.get("method")), req.get("params") or {}, key)
 
         results = await asyncio.gather(*(one(k) for k in keys))
         return dict(zip(keys, results, strict=True))
@@ -297,6 +313,7 @@ class UpstreamSession:
         params: dict[str, Any] | None,
         sink: CallSink | None,
         timeout: float | None,
+        headers: dict[str, str] | None = None,
     ) -> tuple[rpc.Incoming, bool]:
         rid = next(self._ids)
         fut: asyncio.Future[rpc.Incoming] = asyncio.get_running_loop().create_future()
@@ -316,7 +333,7 @@ class UpstreamSession:
             n = params.get("name") or params.get("uri")
             name = n if isinstance(n, str) else None
         try:
-            await self.transport.send(frame, rid, method, name)
+            await self.transport.send(frame, rid, method, name, headers)
             if timeout is None:
                 return await fut, pending.input_required
             async with asyncio.timeout(timeout):

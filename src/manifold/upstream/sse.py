@@ -80,6 +80,7 @@ class SseTransport:
         request_id: int | None = None,
         method: str | None = None,
         name: str | None = None,
+        headers: dict[str, str] | None = None,
     ) -> None:
         if self._closed or self._http is None or self._endpoint is None:
             raise TransportClosed(f"upstream {self.name!r} is closed")

@@ -123,6 +123,7 @@ class StdioTransport:
         request_id: int | None = None,
         method: str | None = None,
         name: str | None = None,
+        headers: dict[str, str] | None = None,
     ) -> None:
         stdin = self._stdin
         if self._closed or stdin is None or stdin.is_closing():

@@ -157,6 +157,7 @@ class Upstream:
         sink: CallSink | None = None,
         timeout: float | None = None,
         client_caps: dict[str, Any] | None = None,
+        headers: dict[str, str] | None = None,
     ) -> rpc.Incoming:
         """One request under this upstream's concurrency cap and timeout."""
         t = self.cfg.timeout if timeout is None else timeout
@@ -164,7 +165,7 @@ class Upstream:
             session = await self.ensure()
             try:
                 return await session.request(
-                    method, params, sink=sink, timeout=t, client_caps=client_caps
+                    method, params, sink=sink, timeout=t, client_caps=client_caps, headers=headers
                 )
             except TimeoutError:
                 raise rpc.RpcError(

@@ -30,6 +30,7 @@ class Transport(Protocol):
         request_id: int | None = None,
         method: str | None = None,
         name: str | None = None,
+        headers: dict[str, str] | None = None,
     ) -> None:
         """Send one JSON-RPC frame. `request_id`, `method` and `name` are set for our requests."""
         ...
