@@ -1,0 +1,25 @@
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+
+import pytest
+
+from tests.support import EVERYTHING_JS, NODE, marked_pids
+
+needs_node = pytest.mark.skipif(
+    not (NODE.exists() and EVERYTHING_JS.exists()),
+    reason="Node tools missing: run `make tools`",
+)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def no_leftover_processes() -> Iterator[None]:
+    """Fail the run if any process started by a test outlives the session."""
+    yield
+    deadline = time.monotonic() + 10
+    left = marked_pids()
+    while left and time.monotonic() < deadline:
+        time.sleep(0.2)
+        left = marked_pids()
+    assert not left, f"processes left behind by the tests: {left}"

@@ -1,0 +1,177 @@
+"""Shared helpers for tests that run real processes: spawn in a process group, wait bounded,
+reap the whole group, write gateway configs, and find free ports.
+
+Every process a test starts carries MANIFOLD_TEST_MARK in its environment (test configs pass
+it on to upstreams too), so the session can prove at the end that nothing was left behind.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+REPO = Path(__file__).resolve().parents[1]
+PY = sys.executable
+MANIFOLD = str(Path(sys.executable).parent / "manifold")
+UPSTREAMS = REPO / "tests" / "upstreams"
+TOOLS = REPO / ".tools"
+NODE = TOOLS / "bin" / "node"
+NODE_MODULES = TOOLS / "node" / "node_modules"
+EVERYTHING_JS = NODE_MODULES / "@modelcontextprotocol" / "server-everything" / "dist" / "index.js"
+MARK = os.environ.setdefault("MANIFOLD_TEST_MARK", f"run-{os.getpid()}-{int(time.time())}")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def test_env(**extra: str) -> dict[str, str]:
+    env = dict(os.environ)
+    env["MANIFOLD_TEST_MARK"] = MARK
+    env.update(extra)
+    return env
+
+
+test_env.__test__ = False  # type: ignore[attr-defined]  # a helper, not a test
+
+
+def spawn(cmd: list[str], log: Path | None = None, **kw: Any) -> subprocess.Popen[bytes]:
+    """Start `cmd` in its own session (process group), stdout/stderr to `log`."""
+    out: Any = subprocess.DEVNULL
+    if log is not None:
+        out = log.open("ab")
+    kw.setdefault("env", test_env())
+    kw.setdefault("stdin", subprocess.DEVNULL)
+    try:
+        return subprocess.Popen(
+            cmd, stdout=out, stderr=subprocess.STDOUT, start_new_session=True, **kw
+        )
+    finally:
+        if log is not None:
+            out.close()
+
+
+def stop_group(proc: subprocess.Popen[Any], sig: int = signal.SIGTERM, grace: float = 10.0) -> None:
+    """Signal the group, wait bounded, then SIGKILL whatever is left of it."""
+    if proc.poll() is None:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, sig)
+        try:
+            proc.wait(timeout=grace)
+        except subprocess.TimeoutExpired:
+            pass
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(proc.pid, signal.SIGKILL)
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        proc.wait(timeout=5)
+
+
+def wait_http(url: str, timeout: float = 30.0, proc: subprocess.Popen[Any] | None = None) -> None:
+    deadline = time.monotonic() + timeout
+    last: Exception | None = None
+    while time.monotonic() < deadline:
+        if proc is not None and proc.poll() is not None:
+            raise RuntimeError(f"process exited with {proc.returncode} before {url} answered")
+        try:
+            with urllib.request.urlopen(url, timeout=2):
+                return
+        except urllib.error.HTTPError:
+            return  # it answered
+        except (urllib.error.URLError, OSError) as e:
+            last = e
+        time.sleep(0.05)
+    raise TimeoutError(f"{url} did not answer within {timeout}s: {last}")
+
+
+def stdio_upstream(script: str, *args: str, **extra: Any) -> dict[str, Any]:
+    """Config for a test upstream script in tests/upstreams/ run over stdio."""
+    cfg: dict[str, Any] = {
+        "command": PY,
+        "args": [str(UPSTREAMS / script), *args],
+        "env": {"MANIFOLD_TEST_MARK": MARK},
+    }
+    cfg.update(extra)
+    return cfg
+
+
+def everything_stdio(**extra: Any) -> dict[str, Any]:
+    cfg: dict[str, Any] = {
+        "command": str(NODE),
+        "args": [str(EVERYTHING_JS), "stdio"],
+        "env": {"MANIFOLD_TEST_MARK": MARK},
+    }
+    cfg.update(extra)
+    return cfg
+
+
+def write_config(path: Path, upstreams: dict[str, Any], **top: Any) -> Path:
+    path.write_text(yaml.safe_dump({**top, "upstreams": upstreams}, sort_keys=False))
+    return path
+
+
+@contextlib.contextmanager
+def http_server(
+    cmd: list[str], url: str, log: Path, timeout: float = 30.0
+) -> Iterator[subprocess.Popen[bytes]]:
+    """Run a server process until the block ends; `url` must answer before the block starts."""
+    proc = spawn(cmd, log)
+    try:
+        try:
+            wait_http(url, timeout, proc)
+        except (TimeoutError, RuntimeError) as e:
+            raise RuntimeError(
+                f"{e}\n--- log ---\n{log.read_text(errors='replace')[-3000:]}"
+            ) from None
+        yield proc
+    finally:
+        stop_group(proc)
+
+
+@contextlib.contextmanager
+def gateway_http(config: Path, log: Path, *extra: str) -> Iterator[str]:
+    """`manifold serve` on a free port; yields its /mcp URL."""
+    port = free_port()
+    cmd = [
+        MANIFOLD,
+        "serve",
+        "--config",
+        str(config),
+        "--port",
+        str(port),
+        "--log-level",
+        "info",
+        *extra,
+    ]
+    with http_server(cmd, f"http://127.0.0.1:{port}/health", log):
+        yield f"http://127.0.0.1:{port}/mcp"
+
+
+def marked_pids() -> list[int]:
+    """Live processes (other than this one) that carry this run's mark."""
+    found = []
+    needle = f"MANIFOLD_TEST_MARK={MARK}".encode()
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+            continue
+        try:
+            environ = (entry / "environ").read_bytes()
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        if needle in environ.split(b"\0") and ") Z" not in stat:
+            found.append(int(entry.name))
+    return found
