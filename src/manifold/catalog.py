@@ -92,11 +92,17 @@ class Catalog:
         if upstream not in self._per:
             return
         if kind == "tools":
-            items = [
-                t
-                for t in items
-                if isinstance(t.get("name"), str) and self.allowed(upstream, t["name"])
-            ]
+            kept = []
+            for t in items:
+                if not isinstance(t.get("name"), str) or not self.allowed(upstream, t["name"]):
+                    continue
+                bad = find_invalid_x_mcp_header(t.get("inputSchema"))
+                if bad is not None:
+                    # A spec MUST for HTTP clients; applied on every transport for one behaviour.
+                    log.warning("dropped tool %s/%s: %s", upstream, t["name"], bad)
+                    continue
+                kept.append(t)
+            items = kept
         self._per[upstream].items[kind] = items
         self._rebuild(kind)
 

@@ -7,7 +7,7 @@ import json
 import logging
 import signal
 import sys
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
@@ -42,7 +42,7 @@ def _load(config: str, no_prefix: bool) -> GatewayConfig:
     return cfg
 
 
-def _run_async(main: Callable[[], Awaitable[None]]) -> None:
+def _run_async(main: Callable[[], Coroutine[Any, Any, None]]) -> None:
     try:
         import uvloop
 

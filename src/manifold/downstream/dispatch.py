@@ -425,7 +425,12 @@ class Dispatcher:
         done_marker = asyncio.get_running_loop().create_future()
         wake = asyncio.ensure_future(asks.get())
         try:
-            task.add_done_callback(lambda _t: done_marker.done() or done_marker.set_result(None))
+
+            def _mark(_t: object) -> None:
+                if not done_marker.done():
+                    done_marker.set_result(None)
+
+            task.add_done_callback(_mark)
             await asyncio.wait({done_marker, wake}, return_when=asyncio.FIRST_COMPLETED)
         except asyncio.CancelledError:
             wake.cancel()

@@ -107,9 +107,9 @@ class HttpFront:
         await self._runner.setup()
         site = web.TCPSite(self._runner, self.host, self.port, reuse_address=True)
         await site.start()
-        server = site._server
-        if self.port == 0 and server is not None and server.sockets:  # type: ignore[union-attr]
-            self.port = server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        server: Any = site._server
+        if self.port == 0 and server is not None and server.sockets:
+            self.port = server.sockets[0].getsockname()[1]
         host = f"[{self.host}]" if ":" in self.host else self.host
         self.url = f"http://{host}:{self.port}{self.path}"
         self._sweeper = asyncio.ensure_future(self._sweep())
@@ -223,7 +223,8 @@ class HttpFront:
             return _error_response(
                 rid,
                 rpc.HEADER_MISMATCH,
-                f"MCP-Protocol-Version header {header_version!r} does not match _meta protocolVersion {version!r}",
+                f"MCP-Protocol-Version header {header_version!r} does not match "
+                f"_meta protocolVersion {version!r}",
                 400,
             )
         if version == MODERN_VERSION:
@@ -243,7 +244,7 @@ class HttpFront:
         if header_version is None:
             return "missing MCP-Protocol-Version header"
         if header_version != MODERN_VERSION:
-            return f"MCP-Protocol-Version header {header_version!r} does not match _meta protocolVersion"
+            return f"MCP-Protocol-Version header {header_version!r} is not {MODERN_VERSION}"
         hm = request.headers.get("Mcp-Method")
         if hm is None:
             return "missing Mcp-Method header"
@@ -308,9 +309,10 @@ class HttpFront:
                 "Bad Request: missing Mcp-Session-Id header (initialize first)",
                 400,
             )
-        s = self.sessions.get(sid)
-        if s is None:
+        found = self.sessions.get(sid)
+        if found is None:
             return _error_response(rid, rpc.INVALID_REQUEST, "Session not found", 404)
+        s = found
         if header_version is not None and header_version not in LEGACY_VERSIONS:
             return _error_response(
                 rid, rpc.INVALID_REQUEST, f"Unsupported MCP-Protocol-Version: {header_version}", 400
@@ -402,17 +404,16 @@ class HttpFront:
             return bad
         sid = request.headers.get("Mcp-Session-Id")
         if not sid:
-            if request.headers.get("MCP-Protocol-Version") == MODERN_VERSION or not sid:
-                return web.Response(
-                    status=405, headers={"Allow": "POST"}, text="Method Not Allowed"
-                )
+            # Modern clients have no GET stream; without a session there is nothing to open.
+            return web.Response(status=405, headers={"Allow": "POST"}, text="Method Not Allowed")
         if "text/event-stream" not in request.headers.get("Accept", ""):
             return web.Response(
                 status=406, text="Not Acceptable: Accept must list text/event-stream"
             )
-        s = self.sessions.get(sid or "")
-        if s is None:
+        found = self.sessions.get(sid or "")
+        if found is None:
             return _error_response(None, rpc.INVALID_REQUEST, "Session not found", 404)
+        s = found
         if s.get_open:
             return _error_response(
                 None, rpc.INVALID_REQUEST, "Conflict: a standalone stream is already open", 409

@@ -107,7 +107,7 @@ class StdioFront:
         self.gw.sessions.add(self.session)
         out_fd = os.dup(sys.stdout.fileno())
         w_transport, _ = await loop.connect_write_pipe(asyncio.Protocol, os.fdopen(out_fd, "wb", 0))
-        self._out = cast(asyncio.WriteTransport, w_transport)  # uvloop's is not a subclass
+        self._out = cast(Any, w_transport)  # uvloop's transport is not an asyncio subclass
         # Nothing else may write to the real stdout from now on.
         sys.stdout = sys.stderr
         in_fd = os.dup(sys.stdin.fileno())

@@ -113,6 +113,7 @@ class UpstreamSession:
         self._pending: dict[int, _Pending] = {}
         self._progress: dict[int, _Pending] = {}
         self._relays: dict[Any, asyncio.Task[None]] = {}
+        self._replies: set[asyncio.Task[None]] = set()
         self._closed: str | None = None
         self._listen_task: asyncio.Task[None] | None = None
         transport.on_frame = self._on_frame
@@ -444,7 +445,9 @@ class UpstreamSession:
         await self._send_quietly(frame)
 
     def _reply(self, rid: Any, frame: bytes) -> None:
-        asyncio.ensure_future(self._send_quietly(frame))
+        task = asyncio.ensure_future(self._send_quietly(frame))
+        self._replies.add(task)
+        task.add_done_callback(self._replies.discard)
 
     def _on_notification(self, method: str, params: dict[str, Any], related: int | None) -> None:
         if method == "notifications/progress":

@@ -130,8 +130,11 @@ class StdioTransport:
             raise TransportClosed(f"upstream {self.name!r} is not running")
         stdin.write(frame + b"\n")
         if stdin.get_write_buffer_size() > _HIGH_WATER:
-            # Back-pressure only when the child is not keeping up.
-            while stdin.get_write_buffer_size() > _HIGH_WATER // 2 and not stdin.is_closing():
+            # Back-pressure only when the child is not keeping up (polling: pipe transports
+            # offer no drain event outside StreamWriter).
+            for _ in range(100_000):
+                if stdin.get_write_buffer_size() <= _HIGH_WATER // 2 or stdin.is_closing():
+                    break
                 await asyncio.sleep(0.001)
 
     def cancel(self, request_id: int) -> bool:
