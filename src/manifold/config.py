@@ -189,11 +189,12 @@ def load_config(path: str | Path, env: dict[str, str] | None = None) -> GatewayC
         elif p.suffix in (".json", ".jsonc"):
             from manifold.importers import strip_jsonc
 
-            data = json.loads(strip_jsonc(text))
+            data = json.loads(strip_jsonc(text.lstrip("\ufeff")))
         else:
             data = yaml.safe_load(text)
     except (yaml.YAMLError, json.JSONDecodeError, tomllib.TOMLDecodeError) as e:
-        raise ConfigError(f"{p}: not valid {p.suffix.lstrip('.') or 'YAML'}: {e}") from None
+        kind = {".toml": "TOML", ".json": "JSON", ".jsonc": "JSON"}.get(p.suffix, "YAML")
+        raise ConfigError(f"{p}: not valid {kind}: {e}") from None
     cfg = parse_config(data, str(p), env)
     base = p.resolve().parent
     fixed = {}
