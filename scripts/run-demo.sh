@@ -5,7 +5,7 @@ set -euo pipefail
 VENV="${VENV:-.venv}"
 export MANIFOLD_PYTHON="$VENV/bin/python"
 export MANIFOLD_DEMO_CLOCK_PORT="${MANIFOLD_DEMO_CLOCK_PORT:-8766}"
-"$VENV/bin/python" -m manifold.demo clock --http --port "$MANIFOLD_DEMO_CLOCK_PORT" 2>/dev/null &
+"$VENV/bin/python" -m manifold.demo clock --http --port "$MANIFOLD_DEMO_CLOCK_PORT" >/dev/null 2>&1 &
 CLOCK=$!
 trap 'kill $CLOCK 2>/dev/null; wait $CLOCK 2>/dev/null || true' EXIT INT TERM
 for _ in $(seq 1 50); do

@@ -293,6 +293,7 @@ class Dispatcher:
             raise rpc.RpcError(rpc.INVALID_PARAMS, "tools/call: 'arguments' must be an object")
         route = self.gw.catalog.tool_routes.get(name)
         if route is None:
+            await self.gw.wait_ready()
             await self.gw.ensure_lazy()
             route = self.gw.catalog.tool_routes.get(name)
             if route is None:
@@ -311,6 +312,9 @@ class Dispatcher:
             raise rpc.RpcError(rpc.INVALID_PARAMS, "prompts/get: 'arguments' must be an object")
         route = self.gw.catalog.prompt_routes.get(name)
         if route is None:
+            await self.gw.wait_ready()
+            route = self.gw.catalog.prompt_routes.get(name)
+        if route is None:
             raise rpc.RpcError(rpc.INVALID_PARAMS, f"Unknown prompt: {name}")
         return await self._call(
             r, "prompts/get", self._upstream_params(r, name=route.name), route, name
@@ -321,6 +325,9 @@ class Dispatcher:
         if not isinstance(uri, str):
             raise rpc.RpcError(rpc.INVALID_PARAMS, "resources/read: 'uri' must be a string")
         up = self.gw.catalog.route_resource(uri)
+        if up is None:
+            await self.gw.wait_ready()
+            up = self.gw.catalog.route_resource(uri)
         if up is None:
             code = rpc.INVALID_PARAMS if r.modern else rpc.RESOURCE_NOT_FOUND_LEGACY
             raise rpc.RpcError(code, f"Resource not found: {uri}", {"uri": uri})

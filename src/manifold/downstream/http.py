@@ -88,6 +88,7 @@ class HttpFront:
         self.modern = DownstreamSession()  # stateless requests share no state; this is a shell
         self._runner: web.AppRunner | None = None
         self._sweeper: asyncio.Task[None] | None = None
+        self._starting: asyncio.Task[None] | None = None
         self._event_ids = itertools.count(1)
         self.url = ""
 
@@ -102,7 +103,8 @@ class HttpFront:
         return app
 
     async def start(self) -> None:
-        await self.gw.start()
+        # Bind at once; requests that need the upstreams wait for their first connection.
+        self._starting = asyncio.ensure_future(self.gw.start())
         self._runner = web.AppRunner(self.app(), handler_cancellation=True, access_log=None)
         await self._runner.setup()
         site = web.TCPSite(self._runner, self.host, self.port, reuse_address=True)
@@ -115,6 +117,8 @@ class HttpFront:
         self._sweeper = asyncio.ensure_future(self._sweep())
 
     async def stop(self) -> None:
+        if self._starting is not None:
+            self._starting.cancel()
         if self._sweeper:
             self._sweeper.cancel()
         for s in list(self.sessions.values()):
