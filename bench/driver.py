@@ -120,6 +120,12 @@ def rss_kib(pid: int) -> tuple[int, int]:
     return rss, hwm
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time a process has used so far (clock-tick resolution)."""
+    fields = Path(f"/proc/{pid}/stat").read_bytes().rsplit(b")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def tail(path: Path | None, lines: int = 3, limit: int = 400) -> str:
     """The last few non-empty lines of a log, on one line (for error messages)."""
     if path is None or not path.exists():
@@ -483,6 +489,8 @@ class HttpProc:
         return self.proc.pid
 
     async def close(self, timeout: float = 5.0) -> int | None:
+        if self.proc.stdin is not None:
+            self.proc.stdin.close()
         for sig in (signal.SIGTERM, signal.SIGKILL):
             if self.proc.returncode is not None:
                 break
@@ -507,7 +515,8 @@ async def spawn_http(
     try:
         proc = await asyncio.create_subprocess_exec(
             *argv,
-            stdin=asyncio.subprocess.DEVNULL,
+            # the mock (url=None) watches this pipe and exits if the harness dies
+            stdin=asyncio.subprocess.PIPE if url is None else asyncio.subprocess.DEVNULL,
             stdout=asyncio.subprocess.PIPE if url is None else asyncio.subprocess.DEVNULL,
             stderr=err if err is not None else asyncio.subprocess.DEVNULL,
             cwd=str(cwd),
@@ -710,6 +719,7 @@ class HttpResult:
     calls: int = 0
     errors: int = 0
     first_error: str = ""
+    attempts: int = 0  # every call made, warm-up included (for CPU per call)
     latencies_ms: list[float] = field(default_factory=list)
 
     @property
@@ -742,6 +752,7 @@ async def http_throughput(
                     return
                 args = {"client": k, "seq": i}
                 i += 1
+                out.attempts += 1
                 try:
                     result = await conn.request("tools/call", {"name": tool, "arguments": args})
                     ok = echo_matches(result, args)

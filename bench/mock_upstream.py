@@ -7,7 +7,8 @@ Transports:
   * stdio (default): newline-delimited JSON-RPC, framed by hand (no line-length limit).
   * ``--http [--port N]``: Streamable HTTP at ``/mcp`` (aiohttp), plain ``application/json``
     answers, 202 for notifications and responses, ``Mcp-Session-Id`` minted on ``initialize``.
-    Once listening it prints one JSON line ``{"url": ...}`` on stdout (useful with ``--port 0``).
+    Once listening it prints one JSON line ``{"url": ...}`` on stdout (useful with ``--port 0``);
+    it stops on SIGTERM, or when its stdin is a pipe and that pipe closes.
 
 Eras (``--era``):
   * ``dual`` (default): the legacy ``initialize`` handshake *and* modern (2026-07-28)
@@ -36,6 +37,7 @@ import hashlib
 import os
 import secrets
 import signal
+import stat
 import sys
 from collections.abc import Callable, Coroutine
 from functools import lru_cache
@@ -582,6 +584,14 @@ async def serve_stdio(core: MockCore) -> None:
 # Streamable HTTP transport
 
 
+class _OnEof(asyncio.Protocol):
+    def __init__(self, callback: Callable[[], None]) -> None:
+        self.callback = callback
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.callback()
+
+
 async def serve_http(core: MockCore, host: str, port: int) -> None:
     from aiohttp import web
 
@@ -669,9 +679,18 @@ async def serve_http(core: MockCore, host: str, port: int) -> None:
         bound = server.sockets[0].getsockname()[1]
     sys.stdout.write(orjson.dumps({"url": f"http://{host}:{bound}/mcp"}).decode() + "\n")
     sys.stdout.flush()
-    stop = asyncio.get_running_loop().create_future()
+    loop = asyncio.get_running_loop()
+    stop: asyncio.Future[None] = loop.create_future()
+
+    def finish() -> None:
+        if not stop.done():
+            stop.set_result(None)
+
     for sig in (signal.SIGTERM, signal.SIGINT):
-        asyncio.get_running_loop().add_signal_handler(sig, stop.set_result, None)
+        loop.add_signal_handler(sig, finish)
+    if stat.S_ISFIFO(os.fstat(0).st_mode):
+        # Spawned with a pipe on stdin: exit when it closes (the parent went away).
+        await loop.connect_read_pipe(lambda: _OnEof(finish), sys.stdin)
     try:
         await stop
     finally:

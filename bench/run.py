@@ -185,6 +185,7 @@ async def wait_for_tools(ctx: Ctx, conn: StdioConn, wanted: set[str], timeout: f
             warning = f"gateway rejected its own tools/list cursor while starting ({exc})"
             if warning not in ctx.warnings:
                 ctx.warnings.append(warning)
+            await asyncio.sleep(0.1)
             continue
         missing = sorted(wanted - names)
         if not missing:
@@ -345,11 +346,14 @@ async def measure_burst(ctx: Ctx) -> None:
     rounds = ctx.n(10, 3)
     total = 500
 
-    async def run_rounds(routes: list[tuple[StdioConn, str]]) -> JsonObj:
+    async def run_rounds(routes: list[tuple[StdioConn, str]], cpu_pid: int) -> JsonObj:
+        cpu0 = driver.cpu_seconds(cpu_pid)
         await driver.burst(routes, total, tag="warm")
         results = [await driver.burst(routes, total, tag=f"r{r}") for r in range(rounds)]
+        cpu = driver.cpu_seconds(cpu_pid) - cpu0
         rps = [r.rps for r in results]
         return {
+            "cpu_us_per_call": cpu * 1e6 / ((rounds + 1) * total),
             "rounds": rounds,
             "calls_per_round": total,
             "rps_median": statistics.median(rps),
@@ -367,12 +371,12 @@ async def measure_burst(ctx: Ctx) -> None:
                 c = await start_mock(ctx, u)
                 stack.push_async_callback(c.close)
                 conns.append(c)
-            return await run_rounds([(c, "echo") for c in conns])
+            return await run_rounds([(c, "echo") for c in conns], conns[0].pid)
 
     async def gateway() -> JsonObj:
         gw = await start_gateway_stdio(ctx, "burst", stdio_upstreams(ctx))
         try:
-            return await run_rounds([(gw, f"{u}__echo") for u in UPSTREAMS])
+            return await run_rounds([(gw, f"{u}__echo") for u in UPSTREAMS], gw.pid)
         finally:
             await close_gateway(ctx, gw)
 
@@ -390,7 +394,10 @@ async def measure_burst(ctx: Ctx) -> None:
         )
         return
     ok = g["rps_median"] >= 15_000 and g["errors"] == 0 and g["mismatched"] == 0
-    note = f"median of {rounds}; errors {g['errors']}, mismatched {g['mismatched']}"
+    note = (
+        f"median of {rounds}; errors {g['errors']}, mismatched {g['mismatched']}; "
+        f"gateway CPU {g['cpu_us_per_call']:.0f} us/call"
+    )
     if g["first_error"]:
         note += f"; first: {g['first_error'][:120]}"
     ctx.rows.append(
@@ -524,9 +531,15 @@ async def measure_http(ctx: Ctx) -> None:
     )
     try:
 
-        async def run(url: str, tool: str) -> JsonObj:
+        async def run(url: str, tool: str, pids: dict[str, int]) -> JsonObj:
+            cpu0 = {k: driver.cpu_seconds(p) for k, p in pids.items()}
             r = await driver.http_throughput(url, tool, clients, duration, era=ctx.era)
+            cpu = {
+                f"{k}_cpu_us_per_call": (driver.cpu_seconds(p) - cpu0[k]) * 1e6 / max(r.attempts, 1)
+                for k, p in pids.items()
+            }
             return {
+                **cpu,
                 "rps": r.rps,
                 "calls": r.calls,
                 "errors": r.errors,
@@ -537,12 +550,13 @@ async def measure_http(ctx: Ctx) -> None:
             }
 
         async def direct() -> JsonObj:
-            return await run(mock.url, "echo")
+            return await run(mock.url, "echo", {"driver": os.getpid(), "mock": mock.pid})
 
         async def gateway() -> JsonObj:
             gw = await start_gateway_http(ctx, "http", {"web": {"url": mock.url}})
             try:
-                return await run(gw.url, "web__echo")
+                pids = {"driver": os.getpid(), "mock": mock.pid, "gateway": gw.pid}
+                return await run(gw.url, "web__echo", pids)
             finally:
                 await close_http(ctx, gw, "gateway serve")
 
@@ -580,7 +594,9 @@ async def measure_http(ctx: Ctx) -> None:
             g["rps"],
             ">= 60% of direct, 0 errors",
             _status(ok),
-            f"{ratio:.0%} of direct; errors {g['errors']}; {duration:.0f} s each",
+            f"{ratio:.0%} of direct; errors {g['errors']}; {duration:.0f} s each; p50 "
+            f"{d['p50_ms']:.2f} / {g['p50_ms']:.2f} ms; CPU per call: gateway "
+            f"{g['gateway_cpu_us_per_call']:.0f} us, mock {d['mock_cpu_us_per_call']:.0f} us",
         )
     )
 

@@ -641,3 +641,15 @@ async def test_http_legacy_era_rejects_modern_probe() -> None:
             assert status == 400 and body["error"]["code"] != -32022
     finally:
         assert await proc.close() is not None
+
+
+async def test_http_mock_exits_when_its_stdin_pipe_closes() -> None:
+    proc = await driver.spawn_http(
+        [sys.executable, *mock_args("--http")], cwd=REPO, stderr_path=None
+    )
+    try:
+        assert proc.proc.stdin is not None
+        proc.proc.stdin.close()
+        assert await asyncio.wait_for(proc.proc.wait(), 5) == 0
+    finally:
+        await proc.close()
