@@ -60,11 +60,22 @@ class StdioFront:
         self.session = DownstreamSession(send=self.write)
         self.closed = asyncio.Event()
         self._out: asyncio.WriteTransport | None = None
+        self._pending: list[bytes] = []
         self._disp = gateway.dispatcher
 
     def write(self, frame: bytes) -> None:
-        if self._out is not None and not self._out.is_closing():
-            self._out.write(frame + b"\n")
+        # Frames written in one loop iteration go out in one write (one syscall per burst).
+        pending = self._pending
+        if not pending:
+            asyncio.get_running_loop().call_soon(self._flush)
+        pending.append(frame)
+
+    def _flush(self) -> None:
+        frames, self._pending = self._pending, []
+        out = self._out
+        if out is not None and not out.is_closing() and frames:
+            frames.append(b"")
+            out.write(b"\n".join(frames))
 
     def reject_oversized(self) -> None:
         log.warning("rejected a stdin frame over %d bytes", MAX_FRAME)

@@ -333,12 +333,13 @@ class UpstreamSession:
         if params is not None:
             n = params.get("name") or params.get("uri")
             name = n if isinstance(n, str) else None
+        timer = None
         try:
             await self.transport.send(frame, rid, method, name, headers)
-            if timeout is None:
-                return await fut, pending.input_required
-            async with asyncio.timeout(timeout):
-                return await fut, pending.input_required
+            if timeout is not None:
+                # A plain timer on the future: cheaper than an asyncio.timeout() scope.
+                timer = fut.get_loop().call_later(timeout, _expire, fut)
+            return await fut, pending.input_required
         except TransportClosed as e:
             raise rpc.RpcError(rpc.UPSTREAM_UNAVAILABLE, str(e)) from None
         except (asyncio.CancelledError, TimeoutError):
@@ -346,6 +347,8 @@ class UpstreamSession:
                 self._cancel_upstream(rid, "request timed out or was cancelled downstream")
             raise
         finally:
+            if timer is not None:
+                timer.cancel()
             self._pending.pop(rid, None)
             if pending.progress_token is not None:
                 self._progress.pop(rid, None)
@@ -504,3 +507,8 @@ class UpstreamSession:
 
 
 Callback = Callable[[], Awaitable[None]]
+
+
+def _expire(fut: asyncio.Future[rpc.Incoming]) -> None:
+    if not fut.done():
+        fut.set_exception(TimeoutError())

@@ -84,6 +84,7 @@ class StdioTransport:
         self._stdin: asyncio.WriteTransport | None = None
         self._closed = False
         self._exit_waiter: asyncio.Future[None] | None = None
+        self._pending: list[bytes] = []
 
     @property
     def pid(self) -> int | None:
@@ -128,7 +129,11 @@ class StdioTransport:
         stdin = self._stdin
         if self._closed or stdin is None or stdin.is_closing():
             raise TransportClosed(f"upstream {self.name!r} is not running")
-        stdin.write(frame + b"\n")
+        # Frames written in one loop iteration go out in one write (one syscall per burst).
+        pending = self._pending
+        if not pending:
+            asyncio.get_running_loop().call_soon(self._flush)
+        pending.append(frame)
         if stdin.get_write_buffer_size() > _HIGH_WATER:
             # Back-pressure only when the child is not keeping up (polling: pipe transports
             # offer no drain event outside StreamWriter).
@@ -136,6 +141,13 @@ class StdioTransport:
                 if stdin.get_write_buffer_size() <= _HIGH_WATER // 2 or stdin.is_closing():
                     break
                 await asyncio.sleep(0.001)
+
+    def _flush(self) -> None:
+        stdin = self._stdin
+        frames, self._pending = self._pending, []
+        if stdin is not None and not stdin.is_closing() and frames:
+            frames.append(b"")
+            stdin.write(b"\n".join(frames))
 
     def cancel(self, request_id: int) -> bool:
         return False

@@ -20,6 +20,7 @@ from manifold.config import UpstreamConfig
 from manifold.protocol import jsonrpc as rpc
 from manifold.upstream.http import HttpTransport
 from manifold.upstream.session import CallSink, SessionEvents, UpstreamSession
+from manifold.upstream.slots import Slots
 from manifold.upstream.sse import SseTransport
 from manifold.upstream.stdio import StdioTransport, child_environment
 from manifold.upstream.transport import Transport, TransportClosed
@@ -62,7 +63,7 @@ class Upstream:
         self._backoff = cfg.restart_backoff_initial
         self._restart_task: asyncio.Task[None] | None = None
         self._stopping = False
-        self._slots = asyncio.Semaphore(cfg.max_in_flight)
+        self.slots = Slots(cfg.max_in_flight)
 
     async def ensure(self) -> UpstreamSession:
         s = self.session
@@ -161,17 +162,22 @@ class Upstream:
     ) -> rpc.Incoming:
         """One request under this upstream's concurrency cap and timeout."""
         t = self.cfg.timeout if timeout is None else timeout
-        async with self._slots:
-            session = await self.ensure()
-            try:
-                return await session.request(
-                    method, params, sink=sink, timeout=t, client_caps=client_caps, headers=headers
-                )
-            except TimeoutError:
-                raise rpc.RpcError(
-                    rpc.REQUEST_TIMEOUT,
-                    f"upstream {self.name!r} did not answer {method} within {t:g} s",
-                ) from None
+        slots = self.slots
+        if not slots.try_acquire():
+            await slots.acquire()
+        try:
+            s = self.session
+            session = s if s is not None and s.alive else await self.ensure()
+            return await session.request(
+                method, params, sink=sink, timeout=t, client_caps=client_caps, headers=headers
+            )
+        except TimeoutError:
+            raise rpc.RpcError(
+                rpc.REQUEST_TIMEOUT,
+                f"upstream {self.name!r} did not answer {method} within {t:g} s",
+            ) from None
+        finally:
+            slots.release()
 
     async def stop(self) -> None:
         self._stopping = True

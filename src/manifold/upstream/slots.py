@@ -1,0 +1,56 @@
+"""A concurrency cap with O(1) acquire and release (`max_in_flight`).
+
+asyncio.Semaphore checks every waiter on each acquire, which turns a queue of hundreds of calls
+into quadratic work; this keeps a count and a FIFO of waiters, and hands a released slot
+straight to the oldest waiter.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import deque
+
+
+class Slots:
+    __slots__ = ("_free", "_waiters", "capacity")
+
+    def __init__(self, capacity: int) -> None:
+        self.capacity = capacity
+        self._free = capacity
+        self._waiters: deque[asyncio.Future[None]] = deque()
+
+    @property
+    def in_use(self) -> int:
+        return self.capacity - self._free
+
+    @property
+    def queued(self) -> int:
+        return len(self._waiters)
+
+    def try_acquire(self) -> bool:
+        if self._free > 0 and not self._waiters:
+            self._free -= 1
+            return True
+        return False
+
+    async def acquire(self) -> None:
+        if self.try_acquire():
+            return
+        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._waiters.append(fut)
+        try:
+            await fut
+        except asyncio.CancelledError:
+            if fut.done() and not fut.cancelled():
+                self.release()  # the slot was handed over just as we were cancelled
+            else:
+                self._waiters.remove(fut)
+            raise
+
+    def release(self) -> None:
+        while self._waiters:
+            fut = self._waiters.popleft()
+            if not fut.done():
+                fut.set_result(None)  # the slot passes to the oldest waiter
+                return
+        self._free += 1
