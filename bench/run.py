@@ -64,7 +64,7 @@ class Row:
     direct: float | None
     gateway: float | None
     target: str
-    status: str  # MET, MISSED, NOT RUN, ERROR, INFO
+    status: str  # MET, MISSED, NOT RUN or ERROR
     note: str = ""
 
 
@@ -251,30 +251,42 @@ async def close_http(ctx: Ctx, proc: HttpProc, who: str) -> None:
 # Measurements
 
 
-async def side(ctx: Ctx, key: str, fn: Callable[[], Awaitable[JsonObj]]) -> JsonObj:
-    """Run one side of a measurement; an error becomes {"error": ...} instead of a crash."""
+async def side(fn: Callable[[], Awaitable[JsonObj]]) -> JsonObj:
+    """Run one side of a measurement; a failure becomes {"error": ...} instead of a crash."""
     try:
-        result = await fn()
+        return await fn()
     except GatewayUnavailable as exc:
-        result = {"error": str(exc), "not_run": True}
-    except (RpcError, OSError, TimeoutError, AssertionError) as exc:
-        result = {"error": f"{type(exc).__name__}: {exc}"}
-    ctx.details.setdefault(key, {})
-    return result
+        return {"error": str(exc), "not_run": True}
+    except (RpcError, OSError, TimeoutError) as exc:
+        return {"error": f"{type(exc).__name__}: {exc}"}
 
 
-def _status(ok: bool) -> str:
-    return "MET" if ok else "MISSED"
-
-
-def _gw_failed(ctx: Ctx, gw: JsonObj) -> str | None:
-    if "error" not in gw:
-        return None
-    if not gw.get("not_run"):
+def verdict(
+    ctx: Ctx,
+    measure: str,
+    unit: str,
+    target: str,
+    sides: tuple[JsonObj, JsonObj],
+    key: str,
+    judge: Callable[[JsonObj, JsonObj], tuple[bool, str]],
+) -> None:
+    """Append one report row: MET/MISSED as ``judge(direct, gateway)`` says (with a note), or
+    ERROR / NOT RUN with the reason when a side could not be measured."""
+    d, g = sides
+    if "error" in d:
         ctx.failed = True
-    elif gw["error"] == ctx.gateway_problem:
-        gw["error"] = "see the Gateway line above"
-    return "NOT RUN" if gw.get("not_run") else "ERROR"
+        ctx.rows.append(
+            Row(measure, unit, None, g.get(key), target, "ERROR", f"direct: {d['error']}")
+        )
+        return
+    if "error" in g:
+        status = "NOT RUN" if g.get("not_run") else "ERROR"
+        ctx.failed = ctx.failed or status == "ERROR"
+        reason = "see the Gateway line above" if g["error"] == ctx.gateway_problem else g["error"]
+        ctx.rows.append(Row(measure, unit, d[key], None, target, status, reason))
+        return
+    ok, note = judge(d, g)
+    ctx.rows.append(Row(measure, unit, d[key], g[key], target, "MET" if ok else "MISSED", note))
 
 
 async def measure_paced(ctx: Ctx) -> None:
@@ -283,63 +295,41 @@ async def measure_paced(ctx: Ctx) -> None:
     warm = ctx.n(30, 10)
     direct: list[float] = []
     through: list[float] = []
+    gw_error: JsonObj | None = None
     async with contextlib.AsyncExitStack() as stack:
         mock = await start_mock(ctx)
         stack.push_async_callback(mock.close)
-        gw_conn: StdioConn | None = None
-        gw_error: JsonObj | None = None
+        gw: StdioConn | None = None
         try:
-            gw_conn = await start_gateway_stdio(ctx, "paced", stdio_upstreams(ctx))
-            stack.push_async_callback(close_gateway, ctx, gw_conn)
-        except (GatewayUnavailable, RpcError, OSError) as exc:
-            gw_error = {"error": str(exc), "not_run": isinstance(exc, GatewayUnavailable)}
+            gw = await start_gateway_stdio(ctx, "paced", stdio_upstreams(ctx))
+            stack.push_async_callback(close_gateway, ctx, gw)
+            await driver.paced_calls(gw, "github__echo", warm, tag="wg")
+        except GatewayUnavailable as exc:
+            gw, gw_error = None, {"error": str(exc), "not_run": True}
+        except RpcError as exc:
+            gw, gw_error = None, {"error": f"{type(exc).__name__}: {exc}"}
         await driver.paced_calls(mock, "echo", warm, tag="wd")
-        if gw_conn is not None:
-            try:
-                await driver.paced_calls(gw_conn, "github__echo", warm, tag="wg")
-            except RpcError as exc:
-                gw_error, gw_conn = {"error": f"RpcError: {exc}"}, None
         # Alternate blocks, so that a change of machine load hits both sides alike.
         for b in range(0, n, block):
             k = min(block, n - b)
             direct += await driver.paced_calls(mock, "echo", k, tag=f"d{b}")
-            if gw_conn is not None:
+            if gw is not None:
                 try:
-                    through += await driver.paced_calls(gw_conn, "github__echo", k, tag=f"g{b}")
+                    through += await driver.paced_calls(gw, "github__echo", k, tag=f"g{b}")
                 except RpcError as exc:
-                    gw_error, gw_conn = {"error": f"RpcError: {exc}"}, None
+                    gw, gw_error = None, {"error": f"RpcError: {exc}"}
     d = driver.summary_ms(direct)
-    g = gw_error if gw_error is not None else driver.summary_ms(through)
+    g = gw_error or driver.summary_ms(through)
     ctx.details["paced"] = {"direct": d, "gateway": g, "interval_ms": 2, "calls_per_side": n}
-    bad = _gw_failed(ctx, g)
     for q, limit in (("p50", 0.25), ("p99", 0.6)):
-        key = f"{q}_ms"
-        if bad:
-            ctx.rows.append(
-                Row(
-                    f"stdio paced echo {q}",
-                    "ms",
-                    d[key],
-                    None,
-                    f"overhead <= {limit} ms",
-                    bad,
-                    g["error"],
-                )
-            )
-            continue
-        overhead = g[key] - d[key]
-        g[f"overhead_{q}_ms"] = overhead
-        ctx.rows.append(
-            Row(
-                f"stdio paced echo {q}",
-                "ms",
-                d[key],
-                g[key],
-                f"overhead <= {limit} ms",
-                _status(overhead <= limit),
-                f"overhead {overhead:+.3f} ms",
-            )
-        )
+
+        def judge(d: JsonObj, g: JsonObj, q: str = q, limit: float = limit) -> tuple[bool, str]:
+            overhead = g[f"{q}_ms"] - d[f"{q}_ms"]
+            g[f"overhead_{q}_ms"] = overhead
+            return overhead <= limit, f"overhead {overhead:+.3f} ms; {n} calls a side"
+
+        target = f"overhead <= {limit} ms"
+        verdict(ctx, f"stdio paced echo {q}", "ms", target, (d, g), f"{q}_ms", judge)
 
 
 async def measure_burst(ctx: Ctx) -> None:
@@ -380,36 +370,23 @@ async def measure_burst(ctx: Ctx) -> None:
         finally:
             await close_gateway(ctx, gw)
 
-    d = await side(ctx, "burst", direct)
-    g = await side(ctx, "burst", gateway)
+    d = await side(direct)
+    g = await side(gateway)
     ctx.details["burst"] = {"direct": d, "gateway": g}
+
+    def judge(d: JsonObj, g: JsonObj) -> tuple[bool, str]:
+        ok = g["rps_median"] >= 15_000 and g["errors"] == 0 and g["mismatched"] == 0
+        note = (
+            f"median of {rounds}; errors {g['errors']}, mismatched {g['mismatched']}; "
+            f"gateway CPU {g['cpu_us_per_call']:.0f} us/call"
+        )
+        if g["first_error"]:
+            note += f"; first: {g['first_error'][:120]}"
+        return ok, note
+
     target = ">= 15,000 req/s, 0 errors, all matched"
-    if "error" in d:
-        ctx.failed = True
-    bad = _gw_failed(ctx, g)
-    dv = d.get("rps_median")
-    if bad:
-        ctx.rows.append(
-            Row("stdio burst 500 calls / 5 upstreams", "req/s", dv, None, target, bad, g["error"])
-        )
-        return
-    ok = g["rps_median"] >= 15_000 and g["errors"] == 0 and g["mismatched"] == 0
-    note = (
-        f"median of {rounds}; errors {g['errors']}, mismatched {g['mismatched']}; "
-        f"gateway CPU {g['cpu_us_per_call']:.0f} us/call"
-    )
-    if g["first_error"]:
-        note += f"; first: {g['first_error'][:120]}"
-    ctx.rows.append(
-        Row(
-            "stdio burst 500 calls / 5 upstreams",
-            "req/s",
-            dv,
-            g["rps_median"],
-            target,
-            _status(ok),
-            note,
-        )
+    verdict(
+        ctx, "stdio burst 500 calls / 5 upstreams", "req/s", target, (d, g), "rps_median", judge
     )
 
 
@@ -439,30 +416,16 @@ async def measure_parallel(ctx: Ctx) -> None:
         finally:
             await close_gateway(ctx, gw)
 
-    d = await side(ctx, "parallel", direct)
-    g = await side(ctx, "parallel", gateway)
+    d = await side(direct)
+    g = await side(gateway)
     ctx.details["parallel"] = {"direct": d, "gateway": g, "max_in_flight": MAX_IN_FLIGHT}
-    if "error" in d:
-        ctx.failed = True
+
+    def judge(d: JsonObj, g: JsonObj) -> tuple[bool, str]:
+        ok = g["wall_ms_median"] <= 210 and g["errors"] == 0
+        return ok, f"median of {reps}; errors {g['errors']}"
+
     name = f"50 parallel sleep 100 ms, max_in_flight {MAX_IN_FLIGHT}"
-    bad = _gw_failed(ctx, g)
-    if bad:
-        ctx.rows.append(
-            Row(name, "ms", d.get("wall_ms_median"), None, "<= 210 ms", bad, g["error"])
-        )
-        return
-    ok = g["wall_ms_median"] <= 210 and g["errors"] == 0
-    ctx.rows.append(
-        Row(
-            name,
-            "ms",
-            d.get("wall_ms_median"),
-            g["wall_ms_median"],
-            "<= 210 ms, 0 errors",
-            _status(ok),
-            f"median of {reps}; errors {g['errors']}",
-        )
-    )
+    verdict(ctx, name, "ms", "<= 210 ms, 0 errors", (d, g), "wall_ms_median", judge)
 
 
 async def measure_blob(ctx: Ctx) -> None:
@@ -485,40 +448,17 @@ async def measure_blob(ctx: Ctx) -> None:
         finally:
             await close_gateway(ctx, gw)
 
-    d = await side(ctx, "blob", direct)
-    g = await side(ctx, "blob", gateway)
+    d = await side(direct)
+    g = await side(gateway)
     ctx.details["blob"] = {"direct": d, "gateway": g, "bytes": BLOB_BYTES}
-    if "error" in d:
-        ctx.failed = True
-    name = "5 MiB text result relayed"
-    bad = _gw_failed(ctx, g)
-    dv = d.get("wall_ms_median")
-    if bad or dv is None:
-        ctx.rows.append(
-            Row(
-                name,
-                "ms",
-                dv,
-                None,
-                "<= 3x direct",
-                bad or "ERROR",
-                g.get("error", d.get("error", "")),
-            )
-        )
-        return
-    ratio = g["wall_ms_median"] / dv
-    g["ratio"] = ratio
-    ctx.rows.append(
-        Row(
-            name,
-            "ms",
-            dv,
-            g["wall_ms_median"],
-            "<= 3x direct",
-            _status(ratio <= 3.0),
-            f"{ratio:.2f}x; median of {reps}; product target <= 100 ms with redaction on",
-        )
-    )
+
+    def judge(d: JsonObj, g: JsonObj) -> tuple[bool, str]:
+        ratio = g["wall_ms_median"] / d["wall_ms_median"]
+        g["ratio"] = ratio
+        note = f"{ratio:.2f}x; median of {reps}; product target <= 100 ms with redaction on"
+        return ratio <= 3.0, note
+
+    verdict(ctx, "5 MiB text result relayed", "ms", "<= 3x direct", (d, g), "wall_ms_median", judge)
 
 
 async def measure_http(ctx: Ctx) -> None:
@@ -529,76 +469,55 @@ async def measure_http(ctx: Ctx) -> None:
         cwd=REPO,
         stderr_path=ctx.logs / "mock-http.log",
     )
-    try:
 
-        async def run(url: str, tool: str, pids: dict[str, int]) -> JsonObj:
-            cpu0 = {k: driver.cpu_seconds(p) for k, p in pids.items()}
-            r = await driver.http_throughput(url, tool, clients, duration, era=ctx.era)
-            cpu = {
-                f"{k}_cpu_us_per_call": (driver.cpu_seconds(p) - cpu0[k]) * 1e6 / max(r.attempts, 1)
+    async def run(url: str, tool: str, pids: dict[str, int]) -> JsonObj:
+        cpu0 = {k: driver.cpu_seconds(p) for k, p in pids.items()}
+        r = await driver.http_throughput(url, tool, clients, duration, era=ctx.era)
+        calls = max(r.attempts, 1)
+        return {
+            **{
+                f"{k}_cpu_us_per_call": (driver.cpu_seconds(p) - cpu0[k]) * 1e6 / calls
                 for k, p in pids.items()
-            }
-            return {
-                **cpu,
-                "rps": r.rps,
-                "calls": r.calls,
-                "errors": r.errors,
-                "first_error": r.first_error,
-                "clients": clients,
-                "duration_s": duration,
-                **driver.summary_ms(r.latencies_ms),
-            }
+            },
+            "rps": r.rps,
+            "calls": r.calls,
+            "errors": r.errors,
+            "first_error": r.first_error,
+            "clients": clients,
+            "duration_s": duration,
+            **driver.summary_ms(r.latencies_ms),
+        }
 
-        async def direct() -> JsonObj:
-            return await run(mock.url, "echo", {"driver": os.getpid(), "mock": mock.pid})
+    async def direct() -> JsonObj:
+        return await run(mock.url, "echo", {"driver": os.getpid(), "mock": mock.pid})
 
-        async def gateway() -> JsonObj:
-            gw = await start_gateway_http(ctx, "http", {"web": {"url": mock.url}})
-            try:
-                pids = {"driver": os.getpid(), "mock": mock.pid, "gateway": gw.pid}
-                return await run(gw.url, "web__echo", pids)
-            finally:
-                await close_http(ctx, gw, "gateway serve")
+    async def gateway() -> JsonObj:
+        gw = await start_gateway_http(ctx, "http", {"web": {"url": mock.url}})
+        try:
+            pids = {"driver": os.getpid(), "mock": mock.pid, "gateway": gw.pid}
+            return await run(gw.url, "web__echo", pids)
+        finally:
+            await close_http(ctx, gw, "gateway serve")
 
-        d = await side(ctx, "http", direct)
-        g = await side(ctx, "http", gateway)
+    try:
+        d = await side(direct)
+        g = await side(gateway)
     finally:
         await mock.close()
     ctx.details["http"] = {"direct": d, "gateway": g}
-    if "error" in d:
-        ctx.failed = True
-    name = f"HTTP {clients} concurrent sessions, throughput"
-    bad = _gw_failed(ctx, g)
-    dv = d.get("rps")
-    if bad or not dv:
-        ctx.rows.append(
-            Row(
-                name,
-                "req/s",
-                dv,
-                None,
-                ">= 60% of direct",
-                bad or "ERROR",
-                g.get("error", d.get("error", "")),
-            )
-        )
-        return
-    ratio = g["rps"] / dv
-    g["ratio"] = ratio
-    ok = ratio >= 0.60 and g["errors"] == 0
-    ctx.rows.append(
-        Row(
-            name,
-            "req/s",
-            dv,
-            g["rps"],
-            ">= 60% of direct, 0 errors",
-            _status(ok),
+
+    def judge(d: JsonObj, g: JsonObj) -> tuple[bool, str]:
+        ratio = g["rps"] / d["rps"] if d["rps"] else 0.0
+        g["ratio"] = ratio
+        note = (
             f"{ratio:.0%} of direct; errors {g['errors']}; {duration:.0f} s each; p50 "
             f"{d['p50_ms']:.2f} / {g['p50_ms']:.2f} ms; CPU per call: gateway "
-            f"{g['gateway_cpu_us_per_call']:.0f} us, mock {d['mock_cpu_us_per_call']:.0f} us",
+            f"{g['gateway_cpu_us_per_call']:.0f} us, mock {d['mock_cpu_us_per_call']:.0f} us"
         )
-    )
+        return ratio >= 0.60 and g["errors"] == 0, note
+
+    name = f"HTTP {clients} concurrent sessions, throughput"
+    verdict(ctx, name, "req/s", ">= 60% of direct, 0 errors", (d, g), "rps", judge)
 
 
 async def measure_rss(ctx: Ctx) -> None:
@@ -636,59 +555,31 @@ async def measure_rss(ctx: Ctx) -> None:
         finally:
             await close_gateway(ctx, gw)
 
-    d = await side(ctx, "rss", direct)
-    g = await side(ctx, "rss", gateway)
+    d = await side(direct)
+    g = await side(gateway)
     ctx.details["rss"] = {"direct": d, "gateway": g, "warm_calls": warm_calls, "calls": calls}
-    if "error" in d:
-        ctx.failed = True
-    bad = _gw_failed(ctx, g)
-    note_d = "direct = one mock upstream process"
-    if bad:
-        ctx.rows.append(
-            Row(
-                "RSS, 5 upstreams warm",
-                "MiB",
-                d.get("warm_mib"),
-                None,
-                "<= 60 MiB",
-                bad,
-                g["error"],
-            )
+
+    def judge_warm(d: JsonObj, g: JsonObj) -> tuple[bool, str]:
+        note = f"after {warm_calls} warm-up calls; direct = one mock upstream process"
+        return g["warm_mib"] <= 60, note
+
+    def judge_growth(d: JsonObj, g: JsonObj) -> tuple[bool, str]:
+        ok = g["growth_mib"] <= 1.0 and g["errors"] == 0 and g["mismatched"] == 0
+        note = (
+            f"{g['warm_mib']:.1f} -> {g['after_mib']:.1f} MiB (peak {g['peak_mib']:.1f}); "
+            f"errors {g['errors']}, mismatched {g['mismatched']}"
         )
-        ctx.rows.append(
-            Row(
-                f"RSS growth after {calls:,} calls",
-                "MiB",
-                d.get("growth_mib"),
-                None,
-                "no growth (<= 1 MiB)",
-                bad,
-                g["error"],
-            )
-        )
-        return
-    ctx.rows.append(
-        Row(
-            "RSS, 5 upstreams warm",
-            "MiB",
-            d.get("warm_mib"),
-            g["warm_mib"],
-            "<= 60 MiB",
-            _status(g["warm_mib"] <= 60),
-            f"after {warm_calls} warm-up calls; {note_d}",
-        )
-    )
-    ok = g["growth_mib"] <= 1.0 and g["errors"] == 0 and g["mismatched"] == 0
-    ctx.rows.append(
-        Row(
-            f"RSS growth after {calls:,} calls",
-            "MiB",
-            d.get("growth_mib"),
-            g["growth_mib"],
-            "no growth (<= 1 MiB)",
-            _status(ok),
-            f"{g['warm_mib']:.1f} -> {g['after_mib']:.1f} MiB; errors {g['errors']}",
-        )
+        return ok, note
+
+    verdict(ctx, "RSS, 5 upstreams warm", "MiB", "<= 60 MiB", (d, g), "warm_mib", judge_warm)
+    verdict(
+        ctx,
+        f"RSS growth after {calls:,} calls",
+        "MiB",
+        "no growth (<= 1 MiB)",
+        (d, g),
+        "growth_mib",
+        judge_growth,
     )
 
 
