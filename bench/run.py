@@ -66,6 +66,7 @@ class Row:
     target: str
     status: str  # MET, MISSED, NOT RUN or ERROR
     note: str = ""
+    ratio: float | None = None  # gateway / direct
 
 
 @dataclass
@@ -269,6 +270,7 @@ def verdict(
     sides: tuple[JsonObj, JsonObj],
     key: str,
     judge: Callable[[JsonObj, JsonObj], tuple[bool, str]],
+    with_ratio: bool = True,
 ) -> None:
     """Append one report row: MET/MISSED as ``judge(direct, gateway)`` says (with a note), or
     ERROR / NOT RUN with the reason when a side could not be measured."""
@@ -286,7 +288,9 @@ def verdict(
         ctx.rows.append(Row(measure, unit, d[key], None, target, status, reason))
         return
     ok, note = judge(d, g)
-    ctx.rows.append(Row(measure, unit, d[key], g[key], target, "MET" if ok else "MISSED", note))
+    ratio = g[key] / d[key] if with_ratio and d[key] else None
+    status = "MET" if ok else "MISSED"
+    ctx.rows.append(Row(measure, unit, d[key], g[key], target, status, note, ratio))
 
 
 async def measure_paced(ctx: Ctx) -> None:
@@ -580,6 +584,7 @@ async def measure_rss(ctx: Ctx) -> None:
         (d, g),
         "growth_mib",
         judge_growth,
+        with_ratio=False,
     )
 
 
@@ -655,8 +660,8 @@ def write_report(ctx: Ctx, env: JsonObj) -> None:
         f"Gateway: `{env['gateway']}`"
         + (f" — {ctx.gateway_problem}" if ctx.gateway_problem else ""),
         "",
-        "| measure | unit | direct | gateway | target | result | note |",
-        "| --- | --- | ---: | ---: | --- | --- | --- |",
+        "| measure | unit | direct | gateway | gateway/direct | target | result | note |",
+        "| --- | --- | ---: | ---: | ---: | --- | --- | --- |",
     ]
     for r in ctx.rows:
         note = r.note.replace("|", "/").replace("\n", " ")
@@ -664,7 +669,8 @@ def write_report(ctx: Ctx, env: JsonObj) -> None:
             note = note[:297] + "..."
         lines.append(
             f"| {r.measure} | {r.unit} | {_fmt(r.direct, r.unit)} | {_fmt(r.gateway, r.unit)} "
-            f"| {r.target} | {r.status} | {note} |"
+            f"| {'-' if r.ratio is None else f'{r.ratio:.2f}'} | {r.target} | {r.status} "
+            f"| {note} |"
         )
     lines += [
         "",

@@ -27,7 +27,7 @@ def test_quick_paced_report(tmp_path: Path) -> None:
 
     md = (tmp_path / "report.md").read_text()
     assert md.startswith("# Manifold benchmark")
-    assert "| measure | unit | direct | gateway | target | result | note |" in md
+    assert "| measure | unit | direct | gateway | gateway/direct | target | result | note |" in md
     assert "| stdio paced echo p50 | ms |" in md
     assert "| stdio paced echo p99 | ms |" in md
 
