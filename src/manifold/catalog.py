@@ -16,10 +16,9 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from mcp.shared.inbound import find_invalid_x_mcp_header, x_mcp_header_map
-
 from manifold.config import GatewayConfig
 from manifold.naming import disambiguate, exposed_name
+from manifold.protocol.headers import header_map, invalid_annotation
 
 log = logging.getLogger("manifold.catalog")
 
@@ -96,7 +95,7 @@ class Catalog:
             for t in items:
                 if not isinstance(t.get("name"), str) or not self.allowed(upstream, t["name"]):
                     continue
-                bad = find_invalid_x_mcp_header(t.get("inputSchema"))
+                bad = invalid_annotation(t.get("inputSchema"))
                 if bad is not None:
                     # A spec MUST for HTTP clients; applied on every transport for one behaviour.
                     log.warning("dropped tool %s/%s: %s", upstream, t["name"], bad)
@@ -122,7 +121,7 @@ class Catalog:
                 for t in merged:
                     schema = t.get("inputSchema")
                     if isinstance(schema, dict):
-                        hmap = x_mcp_header_map(schema)
+                        hmap = header_map(schema)
                         if hmap:
                             self.header_maps[t["name"]] = hmap
                             self.upstream_header_maps[routes[t["name"]]] = hmap

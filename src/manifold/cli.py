@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import logging
 import signal
@@ -43,6 +44,8 @@ def _load(config: str, no_prefix: bool) -> GatewayConfig:
 
 
 def _run_async(main: Callable[[], Coroutine[Any, Any, None]]) -> None:
+    # Fewer young-generation collections: the relay allocates many short-lived containers.
+    gc.set_threshold(20_000, 20, 20)
     try:
         import uvloop
 
@@ -95,7 +98,9 @@ def run(config: str, no_prefix: bool, log_level: str) -> None:
         from manifold.downstream.stdio import StdioFront
         from manifold.gateway import Gateway
 
-        front = StdioFront(Gateway(cfg))
+        gw = Gateway(cfg)
+        gw.freeze_gc = True
+        front = StdioFront(gw)
         stop = asyncio.Event()
         _install_stop_signals(stop)
         stopper = asyncio.ensure_future(stop.wait())
@@ -126,6 +131,7 @@ def serve(config: str, no_prefix: bool, host: str | None, port: int | None, log_
         from manifold.gateway import Gateway
 
         gw = Gateway(cfg)
+        gw.freeze_gc = True
         front = HttpFront(gw)
         stop = asyncio.Event()
         _install_stop_signals(stop)

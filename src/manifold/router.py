@@ -7,11 +7,10 @@ headers (used by HTTP upstreams, ignored by the others).
 
 from __future__ import annotations
 
-from mcp.shared.inbound import mcp_param_headers
-
 from manifold.catalog import Catalog
 from manifold.pipeline import CallContext
 from manifold.protocol import jsonrpc as rpc
+from manifold.protocol.headers import param_headers
 from manifold.upstream.supervisor import Upstream
 
 
@@ -30,7 +29,7 @@ class Router:
         )
         if hmap:
             args = ctx.params.get("arguments")
-            headers = mcp_param_headers(hmap, args if isinstance(args, dict) else {})
+            headers = param_headers(hmap, args if isinstance(args, dict) else {})
         return await up.request(
             ctx.method, ctx.params, sink=ctx.sink, client_caps=ctx.client_caps, headers=headers
         )

@@ -21,13 +21,13 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from aiohttp import web
-from mcp.shared.inbound import decode_header_value, mcp_param_headers
 
 from manifold.downstream.frames import MAX_FRAME, BadFrame, parse_frame
 from manifold.downstream.session import DownstreamSession
 from manifold.gateway import Gateway
 from manifold.protocol import jsonrpc as rpc
 from manifold.protocol.eras import LEGACY_VERSIONS, META_PROTOCOL_VERSION, MODERN_VERSION
+from manifold.protocol.headers import decode_value, param_headers
 
 log = logging.getLogger("manifold.http")
 
@@ -260,7 +260,7 @@ class HttpFront:
             hn = request.headers.get("Mcp-Name")
             if hn is None:
                 return "missing Mcp-Name header"
-            if decode_header_value(hn) != want:
+            if decode_value(hn) != want:
                 return f"Mcp-Name header does not match {want!r}"
             if msg["method"] == "tools/call":
                 return self._param_headers_mismatch(request, params)
@@ -277,16 +277,16 @@ class HttpFront:
             return None
         for path, token in hmap.items():
             header = f"Mcp-Param-{token}"
-            expected = mcp_param_headers({path: token}, args).get(header)
+            expected = param_headers({path: token}, args).get(header)
             got = request.headers.get(header)
             if expected is None:
                 continue
             if got is None:
                 return f"missing {header} header"
-            decoded = decode_header_value(got)
+            decoded = decode_value(got)
             if decoded is None:
                 return f"{header} header is not valid"
-            if decoded != decode_header_value(expected):
+            if decoded != decode_value(expected):
                 return f"{header} header does not match argument {'.'.join(path)!r}"
         return None
 

@@ -12,7 +12,6 @@ every call: no connection per call.
 from __future__ import annotations
 
 import asyncio
-import base64
 import contextlib
 import logging
 
@@ -20,17 +19,11 @@ import aiohttp
 
 from manifold.protocol import jsonrpc as rpc
 from manifold.protocol.eras import MODERN_VERSION, Era
+from manifold.protocol.headers import encode_value
 from manifold.upstream.sse_parse import iter_sse
 from manifold.upstream.transport import CloseHandler, FrameHandler, TransportClosed
 
 log = logging.getLogger("manifold.upstream.http")
-
-
-def header_value(value: str) -> str:
-    """A header-safe form of `value` (the spec's base64 sentinel when it is not plain ASCII)."""
-    if value.isascii() and value.isprintable() and value == value.strip():
-        return value
-    return "=?base64?" + base64.b64encode(value.encode()).decode() + "?="
 
 
 class HttpTransport:
@@ -92,7 +85,7 @@ class HttpTransport:
             if method == "server/discover":
                 headers["MCP-Protocol-Version"] = MODERN_VERSION
             if name is not None and method in ("tools/call", "resources/read", "prompts/get"):
-                headers["Mcp-Name"] = header_value(name)
+                headers["Mcp-Name"] = encode_value(name)
             if extra:
                 headers.update(extra)
         task = asyncio.ensure_future(self._post(frame, request_id, headers, method))

@@ -18,10 +18,8 @@ from typing import Any
 
 from manifold.config import UpstreamConfig
 from manifold.protocol import jsonrpc as rpc
-from manifold.upstream.http import HttpTransport
 from manifold.upstream.session import CallSink, SessionEvents, UpstreamSession
 from manifold.upstream.slots import Slots
-from manifold.upstream.sse import SseTransport
 from manifold.upstream.stdio import StdioTransport, child_environment
 from manifold.upstream.transport import Transport, TransportClosed
 
@@ -35,6 +33,10 @@ def make_transport(name: str, cfg: UpstreamConfig) -> Transport:
         env = child_environment(cfg.env, cfg.env_passthrough)
         return StdioTransport(name, cfg.command, cfg.args, env, cfg.cwd)
     assert cfg.url is not None
+    # Imported here: a gateway with only stdio upstreams never loads the HTTP client.
+    from manifold.upstream.http import HttpTransport
+    from manifold.upstream.sse import SseTransport
+
     if kind == "sse":
         return SseTransport(name, cfg.url, dict(cfg.headers), cfg.connect_timeout)
     return HttpTransport(name, cfg.url, dict(cfg.headers), cfg.connect_timeout)

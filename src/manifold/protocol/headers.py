@@ -1,0 +1,125 @@
+"""HTTP header values mirrored from MCP request bodies (2026-07-28 Streamable HTTP).
+
+`Mcp-Name` and `Mcp-Param-*` carry values from the body; a value that is not plain printable
+ASCII travels as `=?base64?<payload>?=`. Tool parameters marked `x-mcp-header` in the tool's
+`inputSchema` (only on properties reachable through plain `properties` chains, of type string,
+integer or boolean, with a unique RFC 9110 token) are mirrored as `Mcp-Param-<token>`.
+Kept here rather than imported from the SDK so the gateway process does not load the SDK.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import re
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+X_MCP_HEADER = "x-mcp-header"
+PARAM_PREFIX = "Mcp-Param-"
+_SENTINEL = re.compile(r"^=\?base64\?(.*)\?=$")
+_SAFE = re.compile(r"^[\x20-\x7E]*$")
+_TOKEN = re.compile(r"^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$")
+_SINGLE = frozenset(
+    {"items", "contains", "unevaluatedItems", "additionalProperties", "propertyNames",
+     "unevaluatedProperties", "not", "if", "then", "else", "contentSchema"}
+)  # fmt: skip
+_LIST = frozenset({"allOf", "anyOf", "oneOf", "prefixItems"})
+_MAP = frozenset({"patternProperties", "dependentSchemas", "$defs", "definitions"})
+
+HeaderMap = dict[tuple[str, ...], str]
+
+
+def encode_value(value: str) -> str:
+    if _SAFE.match(value) and value == value.strip() and not _SENTINEL.match(value):
+        return value
+    return "=?base64?" + base64.b64encode(value.encode()).decode() + "?="
+
+
+def decode_value(value: str | None) -> str | None:
+    """The header's value; None for a malformed sentinel (so it never matches by accident)."""
+    if value is None:
+        return None
+    m = _SENTINEL.match(value)
+    if m is None:
+        return value
+    try:
+        raw = base64.b64decode(m.group(1), validate=True)
+    except binascii.Error:
+        return None
+    if base64.b64encode(raw).decode() != m.group(1):
+        return None
+    try:
+        return raw.decode()
+    except UnicodeDecodeError:
+        return None
+
+
+def _positions(root: Any) -> Iterator[tuple[tuple[str, ...] | None, dict[str, Any]]]:
+    """Every schema position with its pure `properties` path (None once off that chain)."""
+    stack: list[tuple[tuple[str, ...] | None, Any]] = [((), root)]
+    while stack:
+        path, node = stack.pop()
+        if not isinstance(node, dict):
+            continue
+        yield path, node
+        for kw, val in node.items():
+            if kw == "properties" and isinstance(val, dict):
+                for name, sub in val.items():
+                    stack.append(((*path, name) if path is not None else None, sub))
+            elif kw in _SINGLE:
+                stack.append((None, val))
+            elif kw in _LIST and isinstance(val, list):
+                stack.extend((None, s) for s in val)
+            elif kw in _MAP and isinstance(val, dict):
+                stack.extend((None, s) for s in val.values())
+
+
+def invalid_annotation(schema: Any) -> str | None:
+    """Why the schema's `x-mcp-header` annotations are invalid, or None."""
+    seen: dict[str, str] = {}
+    for path, node in _positions(schema):
+        if X_MCP_HEADER not in node:
+            continue
+        if not path:
+            return f"{X_MCP_HEADER} outside a plain `properties` chain"
+        where = ".".join(path)
+        token = node[X_MCP_HEADER]
+        if not isinstance(token, str) or not _TOKEN.match(token):
+            return f"property {where!r}: {X_MCP_HEADER} is not an RFC 9110 token"
+        if node.get("type") not in ("string", "integer", "boolean"):
+            return f"property {where!r}: {X_MCP_HEADER} needs type string, integer or boolean"
+        if token.lower() in seen:
+            return f"{X_MCP_HEADER} {token!r} on {where!r} duplicates {seen[token.lower()]!r}"
+        seen[token.lower()] = where
+    return None
+
+
+def header_map(schema: Any) -> HeaderMap:
+    """Property path -> header token, for a schema `invalid_annotation` accepted."""
+    return {
+        path: node[X_MCP_HEADER]
+        for path, node in _positions(schema)
+        if path and isinstance(node.get(X_MCP_HEADER), str)
+    }
+
+
+def _render(value: Any) -> str | None:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str | int | float):
+        return str(value)
+    return None
+
+
+def param_headers(hmap: HeaderMap, arguments: Mapping[str, Any]) -> dict[str, str]:
+    """The `Mcp-Param-*` headers a `tools/call` with these arguments carries."""
+    out: dict[str, str] = {}
+    for path, token in hmap.items():
+        node: Any = arguments
+        for key in path:
+            node = node.get(key) if isinstance(node, Mapping) else None
+        rendered = _render(node) if node is not None else None
+        if rendered is not None:
+            out[PARAM_PREFIX + token] = encode_value(rendered)
+    return out
