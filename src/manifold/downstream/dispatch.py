@@ -297,11 +297,25 @@ class Dispatcher:
             await self.gw.ensure_lazy()
             route = self.gw.catalog.tool_routes.get(name)
             if route is None:
+                self._check_upstream_up(name)
                 raise rpc.RpcError(rpc.INVALID_PARAMS, f"Unknown tool: {name}")
         params = (
             self._upstream_params(r, name=route.name) if name != route.name or r.meta else r.params
         )
         return await self._call(r, "tools/call", params, route, name)
+
+    def _check_upstream_up(self, name: str) -> None:
+        """A name under an upstream that is not running: say that, not "Unknown tool"."""
+        cfg = self.gw.config
+        if not cfg.prefix:
+            return
+        for up_name, up in self.gw.upstreams.items():
+            if name.startswith(up_name + cfg.separator) and up.state != "ready":
+                why = f" ({up.last_error})" if up.last_error else ""
+                raise rpc.RpcError(
+                    rpc.UPSTREAM_UNAVAILABLE,
+                    f"upstream {up_name!r} is unavailable{why}: {name!r} cannot be called now",
+                )
 
     async def prompts_get(self, r: Request) -> Result:
         name = r.params.get("name")
