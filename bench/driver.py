@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TextIO
+from typing import IO, Any, cast
 
 import aiohttp
 import orjson
@@ -179,9 +179,9 @@ class StdioConn:
     ) -> StdioConn:
         conn = cls(name, stderr_path)
         loop = asyncio.get_running_loop()
-        err: TextIO | int = asyncio.subprocess.DEVNULL
+        err: IO[bytes] | int = asyncio.subprocess.DEVNULL
         if stderr_path is not None:
-            err = stderr_path.open("ab")  # type: ignore[assignment]
+            err = stderr_path.open("ab")
         try:
             transport, _ = await loop.subprocess_exec(
                 lambda: _Proto(conn),
@@ -197,7 +197,8 @@ class StdioConn:
             if not isinstance(err, int):
                 err.close()
         conn.transport = transport
-        conn.stdin = transport.get_pipe_transport(0)  # type: ignore[assignment]
+        # uvloop's pipe transports do not subclass asyncio.WriteTransport: no isinstance here
+        conn.stdin = cast(asyncio.WriteTransport, transport.get_pipe_transport(0))
         conn.pid = transport.get_pid()
         return conn
 
@@ -235,11 +236,12 @@ class StdioConn:
         if "method" in msg:
             self.unsolicited += 1
             if "id" in msg:  # a server->client request: answer ping, refuse the rest
-                if msg["method"] == "ping":
-                    self._write(orjson.dumps({"jsonrpc": "2.0", "id": msg["id"], "result": {}}))
-                else:
-                    err = {"code": -32601, "message": "not supported by the bench driver"}
-                    self._write(orjson.dumps({"jsonrpc": "2.0", "id": msg["id"], "error": err}))
+                reply: JsonObj = {"jsonrpc": "2.0", "id": msg["id"], "result": {}}
+                if msg["method"] != "ping":
+                    del reply["result"]
+                    reply["error"] = {"code": -32601, "message": "not supported by the driver"}
+                with contextlib.suppress(RpcError):
+                    self._write(orjson.dumps(reply))
             return
         fut = self.pending.pop(msg.get("id"), None)  # type: ignore[arg-type]
         if fut is None:

@@ -398,7 +398,7 @@ class MockCore:
             )
         requested = params.get("protocolVersion")
         version = requested if requested in LEGACY_VERSIONS else LEGACY_VERSIONS[0]
-        result = {
+        result: JsonObj = {
             "protocolVersion": version,
             "capabilities": {"tools": {}},
             "serverInfo": self.server_info,
@@ -527,7 +527,7 @@ class StdioServer(asyncio.Protocol):
         outcome = self.core.handle(msg)
         if outcome is None:
             return None
-        if type(outcome) is dict:
+        if isinstance(outcome, dict):
             return _dump(outcome)
         task = asyncio.ensure_future(outcome)
         rid = msg.get("id")
@@ -599,7 +599,9 @@ async def serve_http(core: MockCore, host: str, port: int) -> None:
     terminated: set[str] = set()
     json_type = "application/json"
 
-    def answer(reply: Reply, status: int = 200, headers: dict[str, str] | None = None) -> Any:
+    def answer(
+        reply: Reply, status: int = 200, headers: dict[str, str] | None = None
+    ) -> web.Response:
         return web.Response(
             body=orjson.dumps(reply), status=status, content_type=json_type, headers=headers
         )
@@ -643,7 +645,7 @@ async def serve_http(core: MockCore, host: str, port: int) -> None:
         outcome = core.handle(msg)
         if outcome is None:
             return web.Response(status=202)
-        reply = outcome if type(outcome) is dict else await outcome
+        reply = outcome if isinstance(outcome, dict) else await outcome
         if method == "initialize" and "result" in reply:
             new_sid = secrets.token_hex(16)
             sessions.add(new_sid)
@@ -673,10 +675,7 @@ async def serve_http(core: MockCore, host: str, port: int) -> None:
     await runner.setup()
     site = web.TCPSite(runner, host, port, backlog=1024)
     await site.start()
-    server = site._server
-    bound = port
-    if server is not None and getattr(server, "sockets", None):
-        bound = server.sockets[0].getsockname()[1]
+    bound = runner.addresses[0][1]
     sys.stdout.write(orjson.dumps({"url": f"http://{host}:{bound}/mcp"}).decode() + "\n")
     sys.stdout.flush()
     loop = asyncio.get_running_loop()
