@@ -25,9 +25,12 @@ class Cursors:
             raise bad
         try:
             raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))
-            body, mac = raw[: raw.rindex(b"|")], raw[raw.rindex(b"|") + 1 :]
         except ValueError:
             raise bad from None
+        # The MAC is the last 12 bytes; it is random, so it may itself contain b"|".
+        body, sep, mac = raw[:-13], raw[-13:-12], raw[-12:]
+        if sep != b"|" or len(mac) != 12:
+            raise bad
         want = hmac.new(self._key, body, hashlib.sha256).digest()[:12]
         if not hmac.compare_digest(mac, want):
             raise bad
