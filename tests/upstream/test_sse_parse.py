@@ -27,7 +27,7 @@ async def test_events_across_chunks_and_big_lines() -> None:
     port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
     try:
         async with aiohttp.ClientSession() as s, s.get(f"http://127.0.0.1:{port}/") as r:
-            events = [e async for e in iter_sse(r.content)]
+            events = [e async for e in iter_sse(r.content.iter_any())]
     finally:
         await runner.cleanup()
     assert [(e.event, e.id) for e in events] == [

@@ -5,8 +5,8 @@ notifications and server-to-client requests, then its response; those frames are
 with the request's id as `related`, which is how a sampling request finds the right client.
 Legacy sessions keep the `Mcp-Session-Id`, open the standalone GET stream and end with DELETE;
 modern requests carry the `MCP-Protocol-Version`, `Mcp-Method` and `Mcp-Name` headers, and
-closing a request's stream is its cancellation. One `aiohttp` session with keep-alive serves
-every call: no connection per call.
+closing a request's stream is its cancellation. Calls share a pool of keep-alive connections
+(`httpclient.py`): no connection per call.
 """
 
 from __future__ import annotations
@@ -15,15 +15,16 @@ import asyncio
 import contextlib
 import logging
 
-import aiohttp
-
 from manifold.protocol import jsonrpc as rpc
 from manifold.protocol.eras import MODERN_VERSION, Era
 from manifold.protocol.headers import encode_value
+from manifold.upstream.httpclient import HttpClientError, HttpPool
 from manifold.upstream.sse_parse import iter_sse
 from manifold.upstream.transport import CloseHandler, FrameHandler, TransportClosed
 
 log = logging.getLogger("manifold.upstream.http")
+
+_NAMED = ("tools/call", "resources/read", "prompts/get")
 
 
 class HttpTransport:
@@ -38,10 +39,9 @@ class HttpTransport:
         self.timeout = timeout
         self.on_frame: FrameHandler = lambda _f, _r: None
         self.on_close: CloseHandler = lambda _why: None
-        self._http: aiohttp.ClientSession | None = None
+        self._pool = HttpPool(url, timeout)
         self._session_id: str | None = None
         self._era: Era | None = None
-        self._version: str | None = None
         self._posts: dict[int, asyncio.Task[None]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         self._get_task: asyncio.Task[None] | None = None
@@ -52,14 +52,10 @@ class HttpTransport:
         return None
 
     async def start(self) -> None:
-        self._http = aiohttp.ClientSession(
-            connector=aiohttp.TCPConnector(limit=0, keepalive_timeout=60),
-            timeout=aiohttp.ClientTimeout(total=None, sock_connect=self.timeout),
-        )
+        pass  # connections open on first use
 
     def negotiated(self, era: Era, version: str) -> None:
         self._era = era
-        self._version = version
         if era is Era.MODERN:
             self.headers["MCP-Protocol-Version"] = MODERN_VERSION
         else:
@@ -76,7 +72,7 @@ class HttpTransport:
         name: str | None = None,
         headers: dict[str, str] | None = None,
     ) -> None:
-        if self._closed or self._http is None:
+        if self._closed:
             raise TransportClosed(f"upstream {self.name!r} is closed")
         extra = headers
         headers = self.headers
@@ -84,7 +80,7 @@ class HttpTransport:
             headers = {**headers, "Mcp-Method": method}
             if method == "server/discover":
                 headers["MCP-Protocol-Version"] = MODERN_VERSION
-            if name is not None and method in ("tools/call", "resources/read", "prompts/get"):
+            if name is not None and method in _NAMED:
                 headers["Mcp-Name"] = encode_value(name)
             if extra:
                 headers.update(extra)
@@ -97,37 +93,41 @@ class HttpTransport:
     async def _post(
         self, frame: bytes, rid: int | None, headers: dict[str, str], method: str | None
     ) -> None:
-        assert self._http is not None
+        resp = None
         try:
-            async with self._http.post(self.url, data=frame, headers=headers) as resp:
-                if method == "initialize" and "mcp-session-id" in resp.headers:
-                    self._session_id = resp.headers["mcp-session-id"]
-                if resp.status == 202 or (rid is None and resp.status < 300):
-                    return
-                ctype = resp.headers.get("content-type", "")
-                if resp.status == 404 and self._session_id and method != "initialize":
-                    self._fail(rid, resp.status, "session expired")
-                    self._lost("the upstream ended our session (HTTP 404)")
-                    return
-                if ctype.startswith("text/event-stream"):
-                    async for ev in iter_sse(resp.content):
-                        if ev.event == "message" and ev.data:
-                            self.on_frame(ev.data, rid)
-                    return
-                body = await resp.read()
-                if resp.status >= 400:
-                    # Answer the request with the upstream's own error when the body has one
-                    # (its id may be null), else with the HTTP failure; for the era probe
-                    # either one is the sign of a legacy server.
-                    self._fail(rid, resp.status, body[:500].decode(errors="replace"), body)
-                    return
-                if body:
-                    self.on_frame(body, rid)
+            resp = await self._pool.request("POST", headers, frame)
+            if method == "initialize" and "mcp-session-id" in resp.headers:
+                self._session_id = resp.headers["mcp-session-id"]
+            status = resp.status
+            if status == 202 or (rid is None and status < 300):
+                await resp.read()
+                return
+            if status == 404 and self._session_id and method != "initialize":
+                await resp.read()
+                self._fail(rid, status, "session expired")
+                self._lost("the upstream ended our session (HTTP 404)")
+                return
+            if resp.headers.get("content-type", "").startswith("text/event-stream"):
+                async for ev in iter_sse(resp.iter_chunks()):
+                    if ev.event == "message" and ev.data:
+                        self.on_frame(ev.data, rid)
+                return
+            body = await resp.read()
+            if status >= 400:
+                # Answer the request with the upstream's own error when the body has one
+                # (its id may be null), else with the HTTP failure; for the era probe either
+                # one is the sign of a legacy server.
+                self._fail(rid, status, body[:500].decode(errors="replace"), body)
+                return
+            if body:
+                self.on_frame(body, rid)
         except asyncio.CancelledError:
             raise
-        except (aiohttp.ClientError, OSError, TimeoutError) as e:
-            self._fail(rid, 0, f"{type(e).__name__}: {e}")
+        except (HttpClientError, OSError) as e:
+            self._fail(rid, 0, str(e))
         finally:
+            if resp is not None:
+                resp.release()
             if rid is not None:
                 self._posts.pop(rid, None)
 
@@ -153,30 +153,32 @@ class HttpTransport:
             return False
         task = self._posts.pop(request_id, None)
         if task is not None:
-            task.cancel()
+            task.cancel()  # closes the response stream: the modern cancellation
         return True
 
     async def _standalone_stream(self) -> None:
         """Legacy standalone GET stream: server notifications that belong to no request."""
-        assert self._http is not None
         backoff = 0.5
         while not self._closed:
+            resp = None
             try:
                 headers = {k: v for k, v in self.headers.items() if k != "Content-Type"}
                 headers["Accept"] = "text/event-stream"
-                async with self._http.get(self.url, headers=headers) as resp:
-                    if resp.status in (405, 404, 400):
-                        return  # the server offers no standalone stream
-                    if resp.status >= 300:
-                        return
-                    backoff = 0.5
-                    async for ev in iter_sse(resp.content):
-                        if ev.event == "message" and ev.data:
-                            self.on_frame(ev.data, None)
+                resp = await self._pool.request("GET", headers)
+                if resp.status >= 300:
+                    await resp.read()
+                    return  # the server offers no standalone stream (405) or refuses it
+                backoff = 0.5
+                async for ev in iter_sse(resp.iter_chunks()):
+                    if ev.event == "message" and ev.data:
+                        self.on_frame(ev.data, None)
             except asyncio.CancelledError:
                 return
-            except (aiohttp.ClientError, OSError, TimeoutError):
+            except (HttpClientError, OSError):
                 pass
+            finally:
+                if resp is not None:
+                    resp.release()
             await asyncio.sleep(backoff)
             backoff = min(backoff * 2, 10.0)
 
@@ -191,9 +193,10 @@ class HttpTransport:
             self._get_task.cancel()
         for t in list(self._tasks):
             t.cancel()
-        if self._http is not None:
-            if self._session_id and self._era is Era.LEGACY:
-                with contextlib.suppress(aiohttp.ClientError, OSError, TimeoutError):
-                    async with asyncio.timeout(2):
-                        await self._http.delete(self.url, headers=self.headers)
-            await self._http.close()
+        if self._session_id and self._era is Era.LEGACY:
+            with contextlib.suppress(HttpClientError, OSError, TimeoutError):
+                async with asyncio.timeout(2):
+                    resp = await self._pool.request("DELETE", self.headers)
+                    await resp.read()
+                    resp.release()
+        self._pool.close()

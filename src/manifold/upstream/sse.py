@@ -59,7 +59,7 @@ class SseTransport:
                     raise aiohttp.ClientResponseError(
                         resp.request_info, (), status=resp.status, message="bad SSE status"
                     )
-                async for ev in iter_sse(resp.content):
+                async for ev in iter_sse(resp.content.iter_any()):
                     if ev.event == "endpoint":
                         if not ready.done():
                             ready.set_result(urljoin(self.url, ev.data.decode()))

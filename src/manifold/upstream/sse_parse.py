@@ -5,8 +5,6 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
-import aiohttp
-
 
 @dataclass(slots=True)
 class SseEvent:
@@ -16,11 +14,10 @@ class SseEvent:
     retry: int | None
 
 
-async def _lines(content: aiohttp.StreamReader) -> AsyncIterator[bytes]:
-    # Chunks, not readline(): aiohttp caps a line at its read buffer, and one SSE data line
-    # can carry a multi-megabyte result.
+async def _lines(chunks: AsyncIterator[bytes]) -> AsyncIterator[bytes]:
+    # Split by hand: one SSE data line can carry a multi-megabyte result.
     buf = b""
-    async for chunk in content.iter_any():
+    async for chunk in chunks:
         buf += chunk
         if b"\n" not in chunk and b"\r" not in chunk:
             continue
@@ -32,13 +29,13 @@ async def _lines(content: aiohttp.StreamReader) -> AsyncIterator[bytes]:
     yield b""
 
 
-async def iter_sse(content: aiohttp.StreamReader) -> AsyncIterator[SseEvent]:
+async def iter_sse(chunks: AsyncIterator[bytes]) -> AsyncIterator[SseEvent]:
     """Yield events as they arrive; comment lines (keep-alives) are skipped."""
     event = "message"
     data: list[bytes] = []
     eid: str | None = None
     retry: int | None = None
-    async for line in _lines(content):
+    async for line in _lines(chunks):
         if not line:
             if data or eid is not None:
                 yield SseEvent(event, b"\n".join(data), eid, retry)
