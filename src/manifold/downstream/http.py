@@ -5,8 +5,9 @@ the body); anything else follows the legacy session rules (`initialize` mints an
 `Mcp-Session-Id`, later requests must carry it, GET opens the standalone stream, DELETE ends
 the session). A request's answer is plain JSON unless something is sent before it (progress,
 a log message, a server-to-client request), in which case the answer becomes an SSE stream.
-Host and Origin are checked on every request (DNS-rebinding defence) and the server binds to
-loopback unless told otherwise. aiohttp carries the bytes (see docs/architecture.md).
+For a modern request, the client closing the connection cancels the call. Host and Origin are
+checked on every request (DNS-rebinding defence) and the server binds to loopback unless told
+otherwise. The bytes are carried by `httpserver.py`.
 """
 
 from __future__ import annotations
@@ -20,9 +21,10 @@ import time
 from typing import Any
 from urllib.parse import urlsplit
 
-from aiohttp import web
+import orjson
 
 from manifold.downstream.frames import MAX_FRAME, BadFrame, parse_frame
+from manifold.downstream.httpserver import HttpServer, Request, Responder
 from manifold.downstream.session import DownstreamSession
 from manifold.gateway import Gateway
 from manifold.protocol import jsonrpc as rpc
@@ -36,6 +38,8 @@ _NAMED = ("tools/call", "resources/read", "prompts/get")
 SESSION_IDLE_SECONDS = 3600.0
 KEEPALIVE_SECONDS = 15.0
 _FINAL = object()
+_JSON = {"Content-Type": "application/json"}
+_SSE = {"Content-Type": "text/event-stream", "Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
 
 
 def _host_only(host: str) -> str:
@@ -44,14 +48,14 @@ def _host_only(host: str) -> str:
     return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
 
 
-def _error_response(
-    rid: Any, code: int, message: str, status: int, data: Any = None
-) -> web.Response:
-    return web.Response(
-        body=rpc.encode_error(rid, code, message, data),
-        status=status,
-        content_type="application/json",
-    )
+def _error(
+    resp: Responder, rid: Any, code: int, message: str, status: int, data: Any = None
+) -> None:
+    resp.send(status, _JSON, rpc.encode_error(rid, code, message, data))
+
+
+def _text(resp: Responder, status: int, text: str, headers: dict[str, str] | None = None) -> None:
+    resp.send(status, {"Content-Type": "text/plain", **(headers or {})}, text.encode())
 
 
 class _Stream:
@@ -86,7 +90,7 @@ class HttpFront:
         self.allowed_origins = {o.lower().rstrip("/") for o in cfg.allowed_origins}
         self.sessions: dict[str, _LegacySession] = {}
         self.modern = DownstreamSession()  # stateless requests share no state; this is a shell
-        self._runner: web.AppRunner | None = None
+        self.server = HttpServer(self.handle, MAX_FRAME)
         self._sweeper: asyncio.Task[None] | None = None
         self._starting: asyncio.Task[None] | None = None
         self._event_ids = itertools.count(1)
@@ -94,24 +98,10 @@ class HttpFront:
 
     # ----------------------------------------------------------------- lifecycle
 
-    def app(self) -> web.Application:
-        app = web.Application(client_max_size=MAX_FRAME)
-        app.router.add_post(self.path, self.post)
-        app.router.add_get(self.path, self.get)
-        app.router.add_delete(self.path, self.delete)
-        app.router.add_get("/health", self.health)
-        return app
-
     async def start(self) -> None:
         # Bind at once; requests that need the upstreams wait for their first connection.
         self._starting = asyncio.ensure_future(self.gw.start())
-        self._runner = web.AppRunner(self.app(), handler_cancellation=True, access_log=None)
-        await self._runner.setup()
-        site = web.TCPSite(self._runner, self.host, self.port, reuse_address=True)
-        await site.start()
-        server: Any = site._server
-        if self.port == 0 and server is not None and server.sockets:
-            self.port = server.sockets[0].getsockname()[1]
+        self.port = await self.server.start(self.host, self.port)
         host = f"[{self.host}]" if ":" in self.host else self.host
         self.url = f"http://{host}:{self.port}{self.path}"
         self._sweeper = asyncio.ensure_future(self._sweep())
@@ -123,8 +113,7 @@ class HttpFront:
             self._sweeper.cancel()
         for s in list(self.sessions.values()):
             self._end_session(s)
-        if self._runner is not None:
-            await self._runner.cleanup()
+        await self.server.stop()
         await self.gw.stop()
 
     async def _sweep(self) -> None:
@@ -141,14 +130,33 @@ class HttpFront:
         s.down.close()
         self.gw.sessions.discard(s.down)
 
-    # ----------------------------------------------------------------- checks
+    # ----------------------------------------------------------------- routing and checks
 
-    def _check_origin(self, request: web.Request) -> web.Response | None:
-        host = _host_only(request.headers.get("Host", "")).lower()
+    async def handle(self, req: Request, resp: Responder) -> None:
+        if req.path == self.path:
+            if not self._origin_ok(req, resp):
+                return
+            if req.method == "POST":
+                await self.post(req, resp)
+            elif req.method == "GET":
+                await self.get(req, resp)
+            elif req.method == "DELETE":
+                self.delete(req, resp)
+            else:
+                _text(resp, 405, "Method Not Allowed", {"Allow": "GET, POST, DELETE"})
+        elif req.path == "/health" and req.method == "GET":
+            ups = {n: u.state for n, u in self.gw.upstreams.items()}
+            resp.send(200, _JSON, orjson.dumps({"status": "ok", "upstreams": ups}))
+        else:
+            _text(resp, 404, "Not Found")
+
+    def _origin_ok(self, req: Request, resp: Responder) -> bool:
+        host = _host_only(req.headers.get("host", "")).lower()
         if host not in _LOOPBACK_NAMES and host not in self.allowed_hosts and host != self.host:
             log.warning("rejected Host %r (DNS-rebinding defence)", host)
-            return web.Response(status=421, text="Misdirected Request: Host not allowed")
-        origin = request.headers.get("Origin")
+            _text(resp, 421, "Misdirected Request: Host not allowed")
+            return False
+        origin = req.headers.get("origin")
         if origin:
             o = origin.lower().rstrip("/")
             if o not in self.allowed_origins:
@@ -159,97 +167,82 @@ class HttpFront:
                         ok = ipaddress.ip_address(h).is_loopback
                 if not ok:
                     log.warning("rejected Origin %r", origin)
-                    return web.Response(status=403, text="Forbidden: Origin not allowed")
-        return None
+                    _text(resp, 403, "Forbidden: Origin not allowed")
+                    return False
+        return True
 
-    # ----------------------------------------------------------------- handlers
+    # ----------------------------------------------------------------- POST
 
-    async def health(self, request: web.Request) -> web.Response:
-        ups = {n: u.state for n, u in self.gw.upstreams.items()}
-        return web.json_response({"status": "ok", "upstreams": ups})
-
-    async def post(self, request: web.Request) -> web.StreamResponse:
-        bad = self._check_origin(request)
-        if bad is not None:
-            return bad
-        accept = request.headers.get("Accept", "")
+    async def post(self, req: Request, resp: Responder) -> None:
+        accept = req.headers.get("accept", "")
         if "application/json" not in accept and "*/*" not in accept:
-            return _error_response(
+            _error(
+                resp,
                 None,
                 rpc.INVALID_REQUEST,
                 "Not Acceptable: Accept must list application/json and text/event-stream",
                 406,
             )
-        if request.content_length is not None and request.content_length > MAX_FRAME:
-            return _error_response(
-                None, rpc.INVALID_REQUEST, f"message too large (limit {MAX_FRAME} bytes)", 413
-            )
+            return
         try:
-            body = await request.read()
-        except web.HTTPRequestEntityTooLarge:
-            return _error_response(
-                None, rpc.INVALID_REQUEST, f"message too large (limit {MAX_FRAME} bytes)", 413
-            )
-        try:
-            msg = parse_frame(body)
+            msg = parse_frame(req.body)
         except BadFrame as e:
-            return web.Response(body=e.frame(), status=400, content_type="application/json")
+            resp.send(400, _JSON, e.frame())
+            return
         params = msg.get("params") or {}
         meta = params.get("_meta") if isinstance(params, dict) else None
-        header_version = request.headers.get("MCP-Protocol-Version")
+        header_version = req.headers.get("mcp-protocol-version")
         is_modern = isinstance(meta, dict) and META_PROTOCOL_VERSION in meta
-        if is_modern or (
-            header_version == MODERN_VERSION and "Mcp-Session-Id" not in request.headers
-        ):
-            return await self._post_modern(request, msg, header_version)
-        return await self._post_legacy(request, msg, header_version)
+        if is_modern or (header_version == MODERN_VERSION and "mcp-session-id" not in req.headers):
+            await self._post_modern(req, resp, msg, header_version)
+        else:
+            await self._post_legacy(req, resp, msg, header_version)
 
     async def _post_modern(
-        self, request: web.Request, msg: dict[str, Any], header_version: str | None
-    ) -> web.StreamResponse:
-        if "method" not in msg:
-            return _error_response(
-                msg.get("id"),
-                rpc.INVALID_REQUEST,
-                "a 2026-07-28 client must not POST responses",
-                400,
-            )
+        self, req: Request, resp: Responder, msg: dict[str, Any], header_version: str | None
+    ) -> None:
         rid = msg.get("id")
+        if "method" not in msg:
+            _error(
+                resp, rid, rpc.INVALID_REQUEST, "a 2026-07-28 client must not POST responses", 400
+            )
+            return
         params = msg.get("params") or {}
         meta = params.get("_meta") or {}
         version = meta.get(META_PROTOCOL_VERSION)
         if version is None:
-            return _error_response(
-                rid, rpc.INVALID_PARAMS, f"_meta is missing {META_PROTOCOL_VERSION!r}", 400
+            _error(
+                resp, rid, rpc.INVALID_PARAMS, f"_meta is missing {META_PROTOCOL_VERSION!r}", 400
             )
-        method = msg["method"]
+            return
         if header_version is not None and header_version != version:
-            return _error_response(
+            _error(
+                resp,
                 rid,
                 rpc.HEADER_MISMATCH,
                 f"MCP-Protocol-Version header {header_version!r} does not match "
                 f"_meta protocolVersion {version!r}",
                 400,
             )
+            return
         if version == MODERN_VERSION:
-            mismatch = self._header_mismatch(request, msg, header_version)
+            mismatch = self._header_mismatch(req, msg, header_version)
             if mismatch:
-                return _error_response(rid, rpc.HEADER_MISMATCH, mismatch, 400)
+                _error(resp, rid, rpc.HEADER_MISMATCH, mismatch, 400)
+                return
         if "id" not in msg:
-            if method == "notifications/cancelled":
-                return web.Response(status=202)
-            await self.gw.dispatcher.notification(self.modern, msg)
-            return web.Response(status=202)
-        return await self._answer(request, self.modern, msg, cancel_on_disconnect=True)
+            if msg["method"] != "notifications/cancelled":
+                await self.gw.dispatcher.notification(self.modern, msg)
+            resp.send(202, {})
+            return
+        await self._answer(req, resp, self.modern, msg, cancel_on_disconnect=True)
 
     def _header_mismatch(
-        self, request: web.Request, msg: dict[str, Any], header_version: str | None
+        self, req: Request, msg: dict[str, Any], header_version: str | None
     ) -> str | None:
         if header_version is None:
             return "missing MCP-Protocol-Version header"
-        if header_version != MODERN_VERSION:
-            return f"MCP-Protocol-Version header {header_version!r} is not {MODERN_VERSION}"
-        hm = request.headers.get("Mcp-Method")
+        hm = req.headers.get("mcp-method")
         if hm is None:
             return "missing Mcp-Method header"
         if hm != msg["method"]:
@@ -257,16 +250,16 @@ class HttpFront:
         if msg["method"] in _NAMED:
             params = msg.get("params") or {}
             want = params.get("uri") if msg["method"] == "resources/read" else params.get("name")
-            hn = request.headers.get("Mcp-Name")
+            hn = req.headers.get("mcp-name")
             if hn is None:
                 return "missing Mcp-Name header"
             if decode_value(hn) != want:
                 return f"Mcp-Name header does not match {want!r}"
             if msg["method"] == "tools/call":
-                return self._param_headers_mismatch(request, params)
+                return self._param_headers_mismatch(req, params)
         return None
 
-    def _param_headers_mismatch(self, request: web.Request, params: dict[str, Any]) -> str | None:
+    def _param_headers_mismatch(self, req: Request, params: dict[str, Any]) -> str | None:
         """`Mcp-Param-*` headers must mirror the arguments the tool's schema marks for them."""
         name = params.get("name")
         hmap = self.gw.catalog.header_maps.get(name) if isinstance(name, str) else None
@@ -278,9 +271,9 @@ class HttpFront:
         for path, token in hmap.items():
             header = f"Mcp-Param-{token}"
             expected = param_headers({path: token}, args).get(header)
-            got = request.headers.get(header)
             if expected is None:
                 continue
+            got = req.headers.get(header.lower())
             if got is None:
                 return f"missing {header} header"
             decoded = decode_value(got)
@@ -291,52 +284,64 @@ class HttpFront:
         return None
 
     async def _post_legacy(
-        self, request: web.Request, msg: dict[str, Any], header_version: str | None
-    ) -> web.StreamResponse:
+        self, req: Request, resp: Responder, msg: dict[str, Any], header_version: str | None
+    ) -> None:
         rid = msg.get("id")
         method = msg.get("method")
-        sid = request.headers.get("Mcp-Session-Id")
+        sid = req.headers.get("mcp-session-id")
         if method == "initialize" and "id" in msg:
             if sid and sid in self.sessions:
-                return _error_response(rid, rpc.INVALID_REQUEST, "session already initialized", 400)
+                _error(resp, rid, rpc.INVALID_REQUEST, "session already initialized", 400)
+                return
             down = DownstreamSession()
-            s = _LegacySession(down)
-            self.sessions[down.id] = s
+            self.sessions[down.id] = _LegacySession(down)
             self.gw.sessions.add(down)
-            resp = await self._answer(request, down, msg, cancel_on_disconnect=False)
-            resp.headers["Mcp-Session-Id"] = down.id
-            return resp
+            await self._answer(
+                req, resp, down, msg, cancel_on_disconnect=False, extra={"Mcp-Session-Id": down.id}
+            )
+            return
         if not sid:
-            return _error_response(
+            _error(
+                resp,
                 rid,
                 rpc.INVALID_REQUEST,
                 "Bad Request: missing Mcp-Session-Id header (initialize first)",
                 400,
             )
+            return
         found = self.sessions.get(sid)
         if found is None:
-            return _error_response(rid, rpc.INVALID_REQUEST, "Session not found", 404)
-        s = found
+            _error(resp, rid, rpc.INVALID_REQUEST, "Session not found", 404)
+            return
         if header_version is not None and header_version not in LEGACY_VERSIONS:
-            return _error_response(
-                rid, rpc.INVALID_REQUEST, f"Unsupported MCP-Protocol-Version: {header_version}", 400
+            _error(
+                resp,
+                rid,
+                rpc.INVALID_REQUEST,
+                f"Unsupported MCP-Protocol-Version: {header_version}",
+                400,
             )
-        s.last_seen = time.monotonic()
+            return
+        found.last_seen = time.monotonic()
         if "method" not in msg:
-            s.down.answer(msg)
-            return web.Response(status=202)
+            found.down.answer(msg)
+            resp.send(202, {})
+            return
         if "id" not in msg:
-            await self.gw.dispatcher.notification(s.down, msg)
-            return web.Response(status=202)
-        return await self._answer(request, s.down, msg, cancel_on_disconnect=False)
+            await self.gw.dispatcher.notification(found.down, msg)
+            resp.send(202, {})
+            return
+        await self._answer(req, resp, found.down, msg, cancel_on_disconnect=False)
 
     async def _answer(
         self,
-        request: web.Request,
+        req: Request,
+        resp: Responder,
         down: DownstreamSession,
         msg: dict[str, Any],
         cancel_on_disconnect: bool,
-    ) -> web.StreamResponse:
+        extra: dict[str, str] | None = None,
+    ) -> None:
         stream = _Stream()
         q = stream.queue
 
@@ -348,120 +353,102 @@ class HttpFront:
                 raise
             except Exception as e:
                 log.exception("internal error handling %s", msg.get("method"))
-                frame, status = (
-                    rpc.encode_error(msg["id"], rpc.INTERNAL_ERROR, f"internal error: {e}"),
-                    500,
-                )
+                frame = rpc.encode_error(msg["id"], rpc.INTERNAL_ERROR, f"internal error: {e}")
+                status = 500
             q.put_nowait((_FINAL, frame, status))
 
         task = asyncio.ensure_future(run())
-        legacy = not cancel_on_disconnect
-        if legacy:
+        if not cancel_on_disconnect:
             down.inflight[msg["id"]] = task
             task.add_done_callback(lambda _t: down.inflight.pop(msg["id"], None))
-        resp: web.StreamResponse | None = None
+        gone = req.disconnected
+        streaming = False
         try:
             while True:
-                item = await q.get()
+                if q.empty():
+                    getter = asyncio.ensure_future(q.get())
+                    await asyncio.wait({getter, gone}, return_when=asyncio.FIRST_COMPLETED)
+                    if not getter.done():
+                        getter.cancel()
+                        raise ConnectionResetError("client disconnected")
+                    item = getter.result()
+                else:
+                    item = q.get_nowait()
                 if isinstance(item, tuple) and item[0] is _FINAL:
                     _, frame, status = item
-                    if resp is None:
+                    if not streaming:
                         if frame is None:
-                            return web.Response(status=204)
-                        return web.Response(
-                            body=frame, status=status, content_type="application/json"
-                        )
+                            resp.send(204, extra or {})
+                        else:
+                            resp.send(status, {**_JSON, **(extra or {})}, frame)
+                        return
                     if frame is not None:
                         await resp.write(self._event(frame))
-                    await resp.write_eof()
-                    return resp
-                if resp is None:
-                    resp = web.StreamResponse(
-                        status=200,
-                        headers={
-                            "Content-Type": "text/event-stream",
-                            "Cache-Control": "no-cache",
-                            "X-Accel-Buffering": "no",
-                        },
-                    )
-                    if msg.get("method") == "initialize":
-                        resp.headers["Mcp-Session-Id"] = down.id
-                    await resp.prepare(request)
+                    resp.end()
+                    return
+                if not streaming:
+                    streaming = True
+                    await resp.start(200, {**_SSE, **(extra or {})})
                 await resp.write(self._event(item))
         except (asyncio.CancelledError, ConnectionResetError):
             if cancel_on_disconnect:
                 task.cancel()  # modern: closing the stream is the cancellation
+                log.info("client closed the stream of request %r: cancelled", msg.get("id"))
+            else:
+                log.info("client went away during request %r; it runs on", msg.get("id"))
             raise
 
     def _event(self, frame: bytes) -> bytes:
-        return (
-            b"id: "
-            + str(next(self._event_ids)).encode()
-            + b"\nevent: message\ndata: "
-            + frame
-            + b"\n\n"
-        )
+        eid = str(next(self._event_ids)).encode()
+        return b"id: " + eid + b"\nevent: message\ndata: " + frame + b"\n\n"
 
-    async def get(self, request: web.Request) -> web.StreamResponse:
-        bad = self._check_origin(request)
-        if bad is not None:
-            return bad
-        sid = request.headers.get("Mcp-Session-Id")
+    # ----------------------------------------------------------------- GET / DELETE
+
+    async def get(self, req: Request, resp: Responder) -> None:
+        sid = req.headers.get("mcp-session-id")
         if not sid:
             # Modern clients have no GET stream; without a session there is nothing to open.
-            return web.Response(status=405, headers={"Allow": "POST"}, text="Method Not Allowed")
-        if "text/event-stream" not in request.headers.get("Accept", ""):
-            return web.Response(
-                status=406, text="Not Acceptable: Accept must list text/event-stream"
-            )
-        found = self.sessions.get(sid or "")
-        if found is None:
-            return _error_response(None, rpc.INVALID_REQUEST, "Session not found", 404)
-        s = found
+            _text(resp, 405, "Method Not Allowed", {"Allow": "POST"})
+            return
+        if "text/event-stream" not in req.headers.get("accept", ""):
+            _text(resp, 406, "Not Acceptable: Accept must list text/event-stream")
+            return
+        s = self.sessions.get(sid)
+        if s is None:
+            _error(resp, None, rpc.INVALID_REQUEST, "Session not found", 404)
+            return
         if s.get_open:
-            return _error_response(
-                None, rpc.INVALID_REQUEST, "Conflict: a standalone stream is already open", 409
-            )
-        resp = web.StreamResponse(
-            status=200,
-            headers={
-                "Content-Type": "text/event-stream",
-                "Cache-Control": "no-cache",
-                "X-Accel-Buffering": "no",
-            },
-        )
-        await resp.prepare(request)
+            _error(resp, None, rpc.INVALID_REQUEST, "Conflict: a standalone stream is open", 409)
+            return
         stream = _Stream()
         s.get_open = True
         s.down.send = stream.send
         try:
+            await resp.start(200, _SSE)
             await resp.write(b": stream open\n\n")
-            while not s.down.closed:
+            while not s.down.closed and not req.disconnected.done():
                 try:
                     frame = await asyncio.wait_for(stream.queue.get(), KEEPALIVE_SECONDS)
                 except TimeoutError:
                     await resp.write(b": keep-alive\n\n")
                     continue
                 await resp.write(self._event(frame))
-        except (asyncio.CancelledError, ConnectionResetError):
+        except ConnectionResetError:
             pass
         finally:
             s.get_open = False
             if s.down.send == stream.send:
                 s.down.send = None
-        return resp
+        resp.end()
 
-    async def delete(self, request: web.Request) -> web.Response:
-        bad = self._check_origin(request)
-        if bad is not None:
-            return bad
-        sid = request.headers.get("Mcp-Session-Id")
+    def delete(self, req: Request, resp: Responder) -> None:
+        sid = req.headers.get("mcp-session-id")
         if not sid:
-            return web.Response(
-                status=405 if request.headers.get("MCP-Protocol-Version") == MODERN_VERSION else 400
-            )
+            _text(resp, 405, "Method Not Allowed", {"Allow": "POST"})
+            return
         s = self.sessions.get(sid)
         if s is None:
-            return web.Response(status=404, text="Session not found")
+            _text(resp, 404, "Session not found")
+            return
         self._end_session(s)
-        return web.Response(status=200)
+        resp.send(200, {})
