@@ -31,6 +31,7 @@ from typing import Any, Final
 
 __all__ = [
     "Hit",
+    "RankerConfig",
     "ToolEntry",
     "ToolIndex",
     "analyze_query",
@@ -69,216 +70,28 @@ EntryLike = ToolEntry | Sequence[Any]
 # --------------------------------------------------------------------------------------
 # Lexical analysis
 
+
+def _words(text: str) -> list[str]:
+    """The whitespace-separated words of ``text`` (for compact word lists)."""
+    return text.split()
+
+
 _STOP_WORDS: Final[frozenset[str]] = frozenset(
-    [
-        "a",
-        "about",
-        "above",
-        "after",
-        "again",
-        "against",
-        "all",
-        "also",
-        "am",
-        "an",
-        "and",
-        "any",
-        "anyone",
-        "anything",
-        "are",
-        "aren",
-        "as",
-        "at",
-        "be",
-        "been",
-        "before",
-        "being",
-        "below",
-        "between",
-        "both",
-        "but",
-        "by",
-        "can",
-        "cannot",
-        "could",
-        "couldn",
-        "did",
-        "didn",
-        "do",
-        "does",
-        "doesn",
-        "doing",
-        "don",
-        "down",
-        "during",
-        "each",
-        "either",
-        "else",
-        "ever",
-        "few",
-        "for",
-        "from",
-        "further",
-        "had",
-        "hadn",
-        "has",
-        "hasn",
-        "have",
-        "haven",
-        "having",
-        "he",
-        "her",
-        "here",
-        "hers",
-        "herself",
-        "him",
-        "himself",
-        "his",
-        "how",
-        "i",
-        "if",
-        "in",
-        "into",
-        "is",
-        "isn",
-        "it",
-        "its",
-        "itself",
-        "just",
-        "let",
-        "lets",
-        "like",
-        "ll",
-        "may",
-        "me",
-        "might",
-        "mine",
-        "more",
-        "most",
-        "must",
-        "mustn",
-        "my",
-        "myself",
-        "need",
-        "needs",
-        "no",
-        "nor",
-        "not",
-        "now",
-        "of",
-        "off",
-        "on",
-        "once",
-        "one",
-        "only",
-        "or",
-        "other",
-        "ought",
-        "our",
-        "ours",
-        "ourselves",
-        "out",
-        "over",
-        "own",
-        "please",
-        "re",
-        "s",
-        "same",
-        "shall",
-        "she",
-        "should",
-        "shouldn",
-        "so",
-        "some",
-        "somebody",
-        "something",
-        "such",
-        "t",
-        "than",
-        "that",
-        "the",
-        "their",
-        "theirs",
-        "them",
-        "themselves",
-        "then",
-        "there",
-        "these",
-        "they",
-        "this",
-        "those",
-        "through",
-        "thus",
-        "to",
-        "too",
-        "under",
-        "until",
-        "up",
-        "upon",
-        "us",
-        "ve",
-        "very",
-        "via",
-        "was",
-        "wasn",
-        "we",
-        "were",
-        "weren",
-        "what",
-        "whatever",
-        "when",
-        "where",
-        "whether",
-        "which",
-        "while",
-        "who",
-        "whom",
-        "whose",
-        "will",
-        "with",
-        "within",
-        "without",
-        "won",
-        "would",
-        "wouldn",
-        "yet",
-        "you",
-        "your",
-        "yours",
-        "yourself",
-        "yourselves",
-        "zero",
-        "two",
-        "three",
-        "four",
-        "five",
-        "six",
-        "seven",
-        "eight",
-        "nine",
-        "ten",
-        "eleven",
-        "twelve",
-        "hey",
-        "hi",
-        "thanks",
-        "thank",
-        "kindly",
-        "quickly",
-        "just",
-        "really",
-        "actually",
-        "currently",
-        "want",
-        "wanna",
-        "gonna",
-        "going",
-        "got",
-        "give",
-        "gives",
-        "gave",
-        "tell",
-    ]
+    _words(
+        "a about above after again against all also am an and any anyone anything are aren as at "
+        "be been before being below between both but by can cannot could couldn did didn do does "
+        "doesn doing don down during each either else ever few for from further had hadn has hasn "
+        "have haven having he her here hers herself him himself his how i if in into is isn it its "
+        "itself just let lets like ll may me might mine more most must mustn my myself need needs "
+        "no nor not now of off on once one only or other ought our ours ourselves out over own "
+        "please re s same shall she should shouldn so some somebody something such t than that the "
+        "their theirs them themselves then there these they this those through thus to too under "
+        "until up upon us ve very via was wasn we were weren what whatever when where whether "
+        "which while who whom whose will with within without won would wouldn yet you your yours "
+        "yourself yourselves zero two three four five six seven eight nine ten eleven twelve hey "
+        "hi thanks thank kindly quickly just really actually currently want wanna gonna going got "
+        "give gives gave tell"
+    )
 )
 """Words that carry no retrieval signal on their own.
 
@@ -1171,39 +984,10 @@ _LEADING_VERBS: Final[dict[str, tuple[tuple[str, float], ...]]] = {
     "share": (("share", 1.0), ("upload", 0.6), ("post", 0.5)),
 }
 _PREAMBLE: Final[frozenset[str]] = frozenset(
-    [
-        "please",
-        "pls",
-        "can",
-        "could",
-        "would",
-        "will",
-        "you",
-        "i",
-        "we",
-        "want",
-        "wanna",
-        "need",
-        "to",
-        "like",
-        "let",
-        "lets",
-        "me",
-        "us",
-        "go",
-        "ahead",
-        "and",
-        "just",
-        "quickly",
-        "now",
-        "then",
-        "ok",
-        "okay",
-        "hey",
-        "hi",
-        "kindly",
-        "help",
-    ]
+    _words(
+        "please pls can could would will you i we want wanna need to like let lets me us go ahead "
+        "and just quickly now then ok okay hey hi kindly help"
+    )
 )
 
 # Regular expressions that recognise concepts in the raw query. The matched text is
@@ -1256,36 +1040,11 @@ _READ_CLASSES: Final[frozenset[int]] = frozenset({_READ, _LIST, _SEARCH})
 
 _VERB_WORDS: Final[dict[str, int]] = {
     **dict.fromkeys(
-        [
-            "get",
-            "show",
-            "display",
-            "view",
-            "read",
-            "fetch",
-            "retrieve",
-            "return",
-            "describe",
-            "inspect",
-            "download",
-            "export",
-            "check",
-            "see",
-            "explain",
-            "count",
-            "calculate",
-            "compute",
-            "summarize",
-            "summarise",
-            "watch",
-            "monitor",
-            "analyze",
-            "analyse",
-            "preview",
-            "peek",
-            "print",
-            "dump",
-        ],
+        _words(
+            "get show display view read fetch retrieve return describe inspect download export "
+            "check see explain count calculate compute summarize summarise watch monitor analyze "
+            "analyse preview peek print dump"
+        ),
         _READ,
     ),
     **dict.fromkeys(["list", "enumerate", "browse"], _LIST),
@@ -1294,176 +1053,50 @@ _VERB_WORDS: Final[dict[str, int]] = {
         _SEARCH,
     ),
     **dict.fromkeys(
-        [
-            "create",
-            "add",
-            "make",
-            "new",
-            "insert",
-            "generate",
-            "build",
-            "write",
-            "compose",
-            "draft",
-            "register",
-            "record",
-            "log",
-            "fork",
-            "clone",
-            "schedule",
-            "plan",
-            "raise",
-            "submit",
-            "upload",
-            "push",
-            "commit",
-            "open",
-            "file",
-            "book",
-            "track",
-            "import",
-            "copy",
-            "duplicate",
-            "provision",
-            "spawn",
-            "init",
-            "initialize",
-            "setup",
-            "comment",
-        ],
+        _words(
+            "create add make new insert generate build write compose draft register record log "
+            "fork clone schedule plan raise submit upload push commit open file book track import "
+            "copy duplicate provision spawn init initialize setup comment"
+        ),
         _CREATE,
     ),
     **dict.fromkeys(
-        [
-            "update",
-            "edit",
-            "modify",
-            "change",
-            "set",
-            "rename",
-            "move",
-            "transition",
-            "close",
-            "reopen",
-            "mark",
-            "assign",
-            "reassign",
-            "merge",
-            "rebase",
-            "link",
-            "approve",
-            "resolve",
-            "bump",
-            "patch",
-            "replace",
-            "overwrite",
-            "adjust",
-            "tweak",
-            "amend",
-            "revise",
-            "enable",
-            "disable",
-            "toggle",
-            "lock",
-            "unlock",
-            "pin",
-            "star",
-            "label",
-            "tag",
-            "sync",
-            "refresh",
-        ],
+        _words(
+            "update edit modify change set rename move transition close reopen mark assign "
+            "reassign merge rebase link approve resolve bump patch replace overwrite adjust tweak "
+            "amend revise enable disable toggle lock unlock pin star label tag sync refresh"
+        ),
         _UPDATE,
     ),
     **dict.fromkeys(
-        [
-            "delete",
-            "remove",
-            "drop",
-            "erase",
-            "destroy",
-            "purge",
-            "discard",
-            "trash",
-            "wipe",
-            "archive",
-            "unlink",
-            "revoke",
-            "cancel",
-            "uninstall",
-        ],
+        _words(
+            "delete remove drop erase destroy purge discard trash wipe archive unlink revoke "
+            "cancel uninstall"
+        ),
         _DELETE,
     ),
     **dict.fromkeys(
-        [
-            "run",
-            "execute",
-            "trigger",
-            "rerun",
-            "retry",
-            "restart",
-            "start",
-            "stop",
-            "launch",
-            "dispatch",
-            "invoke",
-            "deploy",
-            "redo",
-            "rollback",
-        ],
+        _words(
+            "run execute trigger rerun retry restart start stop launch dispatch invoke deploy redo "
+            "rollback"
+        ),
         _RUN,
     ),
     **dict.fromkeys(
-        [
-            "send",
-            "post",
-            "reply",
-            "respond",
-            "share",
-            "notify",
-            "invite",
-            "tell",
-            "announce",
-            "broadcast",
-            "react",
-            "request",
-            "ask",
-            "forward",
-            "remind",
-            "ping",
-            "message",
-            "mention",
-        ],
+        _words(
+            "send post reply respond share notify invite tell announce broadcast react request ask "
+            "forward remind ping message mention"
+        ),
         _SEND,
     ),
 }
 # Looked up by stem, so that "Gets", "Lists", "Creates" in descriptions count too.
 _VERB_CLASS: Final[dict[str, int]] = {stem(w): c for w, c in _VERB_WORDS.items()}
 _QUESTION_WORDS: Final[frozenset[str]] = frozenset(
-    [
-        "what",
-        "which",
-        "who",
-        "whom",
-        "whose",
-        "how",
-        "when",
-        "where",
-        "why",
-        "did",
-        "do",
-        "does",
-        "is",
-        "are",
-        "was",
-        "were",
-        "has",
-        "have",
-        "any",
-        "whats",
-        "hows",
-        "wheres",
-    ]
+    _words(
+        "what which who whom whose how when where why did do does is are was were has have any "
+        "whats hows wheres"
+    )
 )
 _READ_OBJECTS: Final[frozenset[str]] = frozenset({"me", "us"})
 _PHRASAL_ACTIONS: Final[dict[tuple[str, str], int]] = {
@@ -1671,14 +1304,14 @@ def _parse_query(query: str) -> _ParsedQuery:
         matched = False
         for length in range(min(_MAX_PHRASE_LEN, n_words - i), 1, -1):
             key = tuple(lowered[i : i + length])
-            alts = _SYN_PHRASES.get(key)
-            if alts is not None:
+            phrase_alts = _SYN_PHRASES.get(key)
+            if phrase_alts is not None:
                 # The phrase's own words count, weakly: in an idiom they mean little
                 # alone ("kick off", "job title"); entries that are noun compounds list
                 # themselves at full weight ("body fat").
                 own = tuple(tokenize(" ".join(key)))
-                all_alts = _dedupe(((own, 0.5), *alts)) if own else alts
-                slots.append(_Slot(alts=all_alts, weight=1.0, primary=alts[0][0]))
+                all_alts = _dedupe(((own, 0.5), *phrase_alts)) if own else phrase_alts
+                slots.append(_Slot(alts=all_alts, weight=1.0, primary=phrase_alts[0][0]))
                 i += length
                 matched = True
                 break
@@ -1965,15 +1598,15 @@ class ToolIndex:
                 if wf == 0.0:
                     continue
                 norm = 1.0 - cfg.field_b[f] + cfg.field_b[f] * lens[f] / avg[f]
-                for t, tf in tfs[f].items():
+                for t, count in tfs[f].items():
                     acc = pseudo.setdefault(t, {})
-                    acc[d] = acc.get(d, 0.0) + wf * tf / norm
+                    acc[d] = acc.get(d, 0.0) + wf * count / norm
         postings = {t: _impacts(per_doc, n_docs, cfg.k1) for t, per_doc in pseudo.items()}
 
         bg_pseudo: dict[str, dict[int, float]] = {}
         for d, bg in enumerate(bigram_tfs):
-            for b, tf in bg.items():
-                bg_pseudo.setdefault(b, {})[d] = tf
+            for b, count in bg.items():
+                bg_pseudo.setdefault(b, {})[d] = count
         bigram_postings = {b: _impacts(per_doc, n_docs, cfg.k1) for b, per_doc in bg_pseudo.items()}
         actions = [_tool_action(e.tool, e.server, e.description) for e in docs]
         return cls(docs, postings, bigram_postings, name_terms, name_surface, actions, cfg)
@@ -2077,9 +1710,9 @@ class ToolIndex:
                             acc[d] += g * v
                 else:
                     for d in acc:
-                        v = pl.get(d)
-                        if v is not None:
-                            acc[d] += g * v
+                        bv = pl.get(d)
+                        if bv is not None:
+                            acc[d] += g * bv
 
         # Re-score the best candidates: name coverage and action agreement. Bonuses are
         # non-negative and only given to these, so the final top-k is among them.
@@ -2157,9 +1790,9 @@ class ToolIndex:
                     else:
                         plget = pl.get
                         for d in cands:
-                            v = plget(d)
-                            if v is not None:
-                                part[d] = pget(d, 0.0) + v
+                            cv = plget(d)
+                            if cv is not None:
+                                part[d] = pget(d, 0.0) + cv
             if single:
                 get = acc.get
                 for d, v in part.items():
