@@ -640,7 +640,7 @@ async def serve_http(core: MockCore, host: str, port: int) -> None:
                 return answer(error_reply(None, INVALID_REQUEST, "Bad MCP-Protocol-Version"), 400)
         elif method == "server/discover" and core.era == "legacy" and sid is None:
             return answer(error_reply(None, INVALID_REQUEST, "Bad Request: no session"), 400)
-        if sid is not None and sid in terminated:
+        if not modern and sid is not None and sid in terminated:
             return answer(error_reply(None, INVALID_REQUEST, "Session terminated"), 404)
         outcome = core.handle(msg)
         if outcome is None:
