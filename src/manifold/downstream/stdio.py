@@ -24,21 +24,24 @@ log = logging.getLogger("manifold.stdio")
 class _StdinProtocol(asyncio.Protocol):
     def __init__(self, front: StdioFront) -> None:
         self.front = front
-        self.buf = b""
+        self.buf = bytearray()  # a partial line; bytes += would copy it on every chunk
         self.skipping = False
 
     def data_received(self, data: bytes) -> None:
         if b"\n" not in data:
+            if self.skipping:
+                return
             self.buf += data
-            if len(self.buf) > MAX_FRAME and not self.skipping:
+            if len(self.buf) > MAX_FRAME:
                 self.skipping = True
-                self.buf = b""
+                self.buf = bytearray()
                 self.front.reject_oversized()
-            elif self.skipping:
-                self.buf = b""
             return
-        *lines, rest = (self.buf + data).split(b"\n")
-        self.buf = rest
+        if self.buf:
+            self.buf += data
+            data = bytes(self.buf)
+        *lines, rest = data.split(b"\n")
+        self.buf = bytearray(rest)
         for line in lines:
             if self.skipping:
                 self.skipping = False  # the tail of an oversized frame
