@@ -1754,9 +1754,10 @@ class ToolIndex:
                         score += cfg.action_match
                     elif (ta in _READ_CLASSES) == q_read:
                         score += cfg.action_family
+            score = round(score, 9)  # reported scores are what ties and min_score see
             if score > min_score:
                 e = entries[d]
-                scored.append((-round(score, 9), e.server, e.tool))
+                scored.append((-score, e.server, e.tool))
         scored.sort()
         return [Hit(server, tool, -neg) for neg, server, tool in scored[:k]]
 
