@@ -37,7 +37,6 @@ _LOOPBACK_NAMES = {"localhost", "127.0.0.1", "::1", "[::1]"}
 _NAMED = ("tools/call", "resources/read", "prompts/get")
 SESSION_IDLE_SECONDS = 3600.0
 KEEPALIVE_SECONDS = 15.0
-_FINAL = object()
 _JSON = {"Content-Type": "application/json"}
 _SSE = {"Content-Type": "text/event-stream", "Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
 
@@ -68,6 +67,42 @@ class _Stream:
 
     def send(self, frame: bytes) -> None:
         self.queue.put_nowait(frame)
+
+
+class _Answer:
+    """One request's answer: JSON, unless a frame is sent first, then an SSE stream.
+
+    Writes are synchronous (the transport buffers); a request's side traffic is small and its
+    answer is one frame, so there is nothing to wait for here.
+    """
+
+    __slots__ = ("extra", "front", "resp", "streaming")
+
+    def __init__(self, front: HttpFront, resp: Responder, extra: dict[str, str] | None) -> None:
+        self.front = front
+        self.resp = resp
+        self.extra = extra
+        self.streaming = False
+
+    def send(self, frame: bytes) -> None:
+        if self.resp.done:
+            return
+        if not self.streaming:
+            self.streaming = True
+            self.resp.start_now(200, {**_SSE, **(self.extra or {})})
+        self.resp.write_now(self.front._event(frame))
+
+    def finish(self, frame: bytes | None, status: int) -> None:
+        if self.resp.done:
+            return
+        if self.streaming:
+            if frame is not None:
+                self.resp.write_now(self.front._event(frame))
+            self.resp.end()
+        elif frame is None:
+            self.resp.send(status, self.extra or {})
+        else:
+            self.resp.send(status, {**_JSON, **(self.extra or {})}, frame)
 
 
 class _LegacySession:
@@ -342,61 +377,33 @@ class HttpFront:
         cancel_on_disconnect: bool,
         extra: dict[str, str] | None = None,
     ) -> None:
-        stream = _Stream()
-        q = stream.queue
-
-        async def run() -> None:
-            try:
-                frame, status = await self.gw.dispatcher.handle(down, msg, stream.send)
-            except asyncio.CancelledError:
-                q.put_nowait((_FINAL, None, 0))
-                raise
-            except Exception as e:
-                log.exception("internal error handling %s", msg.get("method"))
-                frame = rpc.encode_error(msg["id"], rpc.INTERNAL_ERROR, f"internal error: {e}")
-                status = 500
-            q.put_nowait((_FINAL, frame, status))
-
-        task = asyncio.ensure_future(run())
-        if not cancel_on_disconnect:
-            down.inflight[msg["id"]] = task
-            task.add_done_callback(lambda _t: down.inflight.pop(msg["id"], None))
-        gone = req.disconnected
-        streaming = False
+        """Run the request in this task; side traffic turns the answer into an SSE stream."""
+        rid = msg["id"]
+        task = asyncio.current_task()
+        assert task is not None
+        out = _Answer(self, resp, extra)
+        if cancel_on_disconnect:
+            req.on_disconnect = task.cancel  # modern: closing the stream is the cancellation
+        else:
+            down.inflight[rid] = task  # legacy: notifications/cancelled cancels it
         try:
-            while True:
-                if q.empty():
-                    getter = asyncio.ensure_future(q.get())
-                    await asyncio.wait({getter, gone}, return_when=asyncio.FIRST_COMPLETED)
-                    if not getter.done():
-                        getter.cancel()
-                        raise ConnectionResetError("client disconnected")
-                    item = getter.result()
-                else:
-                    item = q.get_nowait()
-                if isinstance(item, tuple) and item[0] is _FINAL:
-                    _, frame, status = item
-                    if not streaming:
-                        if frame is None:
-                            resp.send(204, extra or {})
-                        else:
-                            resp.send(status, {**_JSON, **(extra or {})}, frame)
-                        return
-                    if frame is not None:
-                        await resp.write(self._event(frame))
-                    resp.end()
-                    return
-                if not streaming:
-                    streaming = True
-                    await resp.start(200, {**_SSE, **(extra or {})})
-                await resp.write(self._event(item))
-        except (asyncio.CancelledError, ConnectionResetError):
-            if cancel_on_disconnect:
-                task.cancel()  # modern: closing the stream is the cancellation
-                log.info("client closed the stream of request %r: cancelled", msg.get("id"))
-            else:
-                log.info("client went away during request %r; it runs on", msg.get("id"))
-            raise
+            frame, status = await self.gw.dispatcher.handle(down, msg, out.send)
+        except asyncio.CancelledError:
+            if req.disconnected.done():
+                log.info("client closed the stream of request %r: cancelled", rid)
+                raise
+            task.uncancel()  # cancelled by the client's notifications/cancelled: no answer
+            out.finish(None, 204)
+            return
+        except Exception as e:
+            log.exception("internal error handling %s", msg.get("method"))
+            frame = rpc.encode_error(rid, rpc.INTERNAL_ERROR, f"internal error: {e}")
+            status = 500
+        finally:
+            req.on_disconnect = None
+            if not cancel_on_disconnect:
+                down.inflight.pop(rid, None)
+        out.finish(frame, status)
 
     def _event(self, frame: bytes) -> bytes:
         eid = str(next(self._event_ids)).encode()

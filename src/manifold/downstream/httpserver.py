@@ -29,7 +29,7 @@ def _reason(status: int) -> str:
 
 
 class Request:
-    __slots__ = ("body", "disconnected", "headers", "method", "path", "query")
+    __slots__ = ("body", "disconnected", "headers", "method", "on_disconnect", "path", "query")
 
     def __init__(self, method: str, path: str, query: str, headers: dict[str, str]) -> None:
         self.method = method
@@ -38,6 +38,7 @@ class Request:
         self.headers = headers  # lower-case names
         self.body = b""
         self.disconnected: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.on_disconnect: Callable[[], Any] | None = None
 
 
 class Responder:
@@ -69,10 +70,18 @@ class Responder:
         self._conn.response_done(self._keep_alive)
 
     async def start(self, status: int, headers: dict[str, str]) -> None:
+        self.start_now(status, headers)
+        await self._conn.drain()
+
+    def start_now(self, status: int, headers: dict[str, str]) -> None:
         self.started = True
         self.status = status
         self._conn.write(self._head(status, headers, "Transfer-Encoding: chunked"))
-        await self._conn.drain()
+
+    def write_now(self, data: bytes) -> None:
+        """Write a chunk without waiting for the client to read (small frames only)."""
+        if data and not self._conn.lost:
+            self._conn.write(b"%x\r\n%b\r\n" % (len(data), data))
 
     async def write(self, data: bytes) -> None:
         if self._conn.lost:
@@ -116,8 +125,11 @@ class _Conn(asyncio.Protocol):
     def connection_lost(self, exc: Exception | None) -> None:
         self.lost = True
         self.server.connections.discard(self)
-        if self._current is not None and not self._current.disconnected.done():
-            self._current.disconnected.set_result(None)
+        cur = self._current
+        if cur is not None and not cur.disconnected.done():
+            cur.disconnected.set_result(None)
+            if cur.on_disconnect is not None:
+                cur.on_disconnect()
         if self._drain is not None and not self._drain.done():
             self._drain.set_exception(ConnectionResetError("client disconnected"))
 

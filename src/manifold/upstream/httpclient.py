@@ -25,34 +25,40 @@ class HttpClientError(Exception):
 
 
 class Response:
-    __slots__ = ("_chunks", "_conn", "_done", "headers", "status")
+    __slots__ = ("_conn", "headers", "status")
 
     def __init__(self, conn: _Conn, status: int, headers: dict[str, str]) -> None:
         self._conn = conn
         self.status = status
         self.headers = headers
-        self._chunks: asyncio.Queue[bytes | None] = conn.chunks
-        self._done = False
 
     async def read(self) -> bytes:
-        parts = []
-        async for chunk in self.iter_chunks():
-            parts.append(chunk)
+        conn = self._conn
+        while not conn.complete:
+            await conn.wait()
+        parts, conn.parts = conn.parts, []
+        if conn.error is not None:
+            raise HttpClientError(conn.error)
         return b"".join(parts)
 
     async def iter_chunks(self) -> AsyncIterator[bytes]:
-        while not self._done:
-            chunk = await self._chunks.get()
-            if chunk is None:
-                self._done = True
+        conn = self._conn
+        while True:
+            if conn.parts:
+                parts, conn.parts = conn.parts, []
+                for p in parts:
+                    yield p
+                continue
+            if conn.complete:
                 break
-            yield chunk
-        if self._conn.error is not None:
-            raise HttpClientError(self._conn.error)
+            await conn.wait()
+        if conn.error is not None:
+            raise HttpClientError(conn.error)
 
     def release(self) -> None:
         """Give the connection back if the response was read to its end, else close it."""
-        self._conn.finish(reuse=self._done and self._conn.error is None)
+        conn = self._conn
+        conn.finish(reuse=conn.complete and not conn.parts and conn.error is None)
 
 
 class _Conn(asyncio.Protocol):
@@ -61,12 +67,22 @@ class _Conn(asyncio.Protocol):
         self.transport: asyncio.Transport | None = None
         self.parser = httptools.HttpResponseParser(self)
         self.headers: dict[str, str] = {}
-        self._hname = b""
         self.head: asyncio.Future[Response] | None = None
-        self.chunks: asyncio.Queue[bytes | None] = asyncio.Queue()
+        self.parts: list[bytes] = []
+        self.complete = False
+        self._waiter: asyncio.Future[None] | None = None
         self.error: str | None = None
         self.keep_alive = True
         self.closed = False
+
+    def wait(self) -> asyncio.Future[None]:
+        self._waiter = asyncio.get_running_loop().create_future()
+        return self._waiter
+
+    def _wake(self) -> None:
+        w = self._waiter
+        if w is not None and not w.done():
+            w.set_result(None)
 
     # asyncio.Protocol
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
@@ -80,21 +96,22 @@ class _Conn(asyncio.Protocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.closed = True
-        self._fail(f"connection lost: {exc}" if exc else "connection closed by upstream")
+        if not self.complete or self.head is not None:
+            self._fail(f"connection lost: {exc}" if exc else "connection closed by upstream")
 
     def _fail(self, why: str) -> None:
         if self.head is not None and not self.head.done():
             self.head.set_exception(HttpClientError(why))
-        else:
-            if self.error is None:
-                self.error = why
-            self.chunks.put_nowait(None)
+        elif not self.complete:
+            self.error = why
+            self.complete = True
+            self._wake()
         if self.transport is not None:
             self.transport.close()
 
     # httptools callbacks
     def on_header(self, name: bytes, value: bytes) -> None:
-        self.headers[name.decode("latin-1").lower()] = value.decode("latin-1")
+        self.headers[name.decode("latin-1").lower()] = value.decode("latin-1").strip()
 
     def on_headers_complete(self) -> None:
         self.keep_alive = self.parser.should_keep_alive()
@@ -102,17 +119,20 @@ class _Conn(asyncio.Protocol):
             self.head.set_result(Response(self, self.parser.get_status_code(), self.headers))
 
     def on_body(self, body: bytes) -> None:
-        self.chunks.put_nowait(body)
+        self.parts.append(body)
+        self._wake()
 
     def on_message_complete(self) -> None:
-        self.chunks.put_nowait(None)
+        self.complete = True
+        self._wake()
 
     # use
     def send(self, request: bytes) -> asyncio.Future[Response]:
         assert self.transport is not None
         self.headers = {}
         self.error = None
-        self.chunks = asyncio.Queue()
+        self.parts = []
+        self.complete = False
         self.head = asyncio.get_running_loop().create_future()
         self.transport.write(request)
         return self.head
