@@ -182,8 +182,10 @@ class HttpPool:
             raise HttpClientError(f"cannot connect to {self.host}:{self.port}: {e}") from e
         return conn
 
-    def _request_bytes(self, method: str, headers: dict[str, str], body: bytes | None) -> bytes:
-        lines = [f"{method} {self.path} HTTP/1.1", f"Host: {self.host_header}"]
+    def _request_bytes(
+        self, method: str, headers: dict[str, str], body: bytes | None, path: str | None
+    ) -> bytes:
+        lines = [f"{method} {path or self.path} HTTP/1.1", f"Host: {self.host_header}"]
         lines.extend(f"{k}: {v}" for k, v in headers.items())
         if body is not None:
             lines.append(f"Content-Length: {len(body)}")
@@ -191,10 +193,16 @@ class HttpPool:
         return head + body if body is not None else head
 
     async def request(
-        self, method: str, headers: dict[str, str], body: bytes | None = None
+        self,
+        method: str,
+        headers: dict[str, str],
+        body: bytes | None = None,
+        path: str | None = None,
     ) -> Response:
-        """Send a request; the caller reads the body and then calls `Response.release()`."""
-        data = self._request_bytes(method, headers, body)
+        """Send a request; the caller reads the body and then calls `Response.release()`.
+
+        `path` (with its query) overrides the pool URL's path on the same origin."""
+        data = self._request_bytes(method, headers, body, path)
         conn = None
         while self._idle:
             c = self._idle.pop()

@@ -1,7 +1,7 @@
 """Upstream legacy HTTP+SSE transport (2024-11-05): GET an event stream, POST to its endpoint.
 
-The stream's first `endpoint` event names where to POST; every answer, notification and
-server-to-client request then comes back on the one stream.
+The stream's first `endpoint` event names where to POST (same origin); every answer,
+notification and server-to-client request then comes back on the one stream.
 """
 
 from __future__ import annotations
@@ -9,10 +9,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from urllib.parse import urljoin
+from urllib.parse import urljoin, urlsplit
 
-import aiohttp
-
+from manifold.upstream.httpclient import HttpClientError, HttpPool
 from manifold.upstream.sse_parse import iter_sse
 from manifold.upstream.transport import CloseHandler, FrameHandler, TransportClosed
 
@@ -27,7 +26,7 @@ class SseTransport:
         self.timeout = timeout
         self.on_frame: FrameHandler = lambda _f, _r: None
         self.on_close: CloseHandler = lambda _why: None
-        self._http: aiohttp.ClientSession | None = None
+        self._pool = HttpPool(url, timeout)
         self._endpoint: str | None = None
         self._reader: asyncio.Task[None] | None = None
         self._closed = False
@@ -37,39 +36,38 @@ class SseTransport:
         return None
 
     async def start(self) -> None:
-        self._http = aiohttp.ClientSession(
-            connector=aiohttp.TCPConnector(limit=0),
-            timeout=aiohttp.ClientTimeout(total=None, sock_connect=self.timeout),
-        )
         ready: asyncio.Future[str] = asyncio.get_running_loop().create_future()
         self._reader = asyncio.ensure_future(self._read(ready))
         try:
             async with asyncio.timeout(self.timeout):
                 self._endpoint = await ready
-        except (TimeoutError, aiohttp.ClientError, OSError) as e:
+        except (TimeoutError, HttpClientError, OSError) as e:
             await self.close()
             raise TransportClosed(f"SSE upstream {self.name!r} gave no endpoint: {e}") from e
 
     async def _read(self, ready: asyncio.Future[str]) -> None:
-        assert self._http is not None
+        resp = None
         try:
-            headers = {**self.headers, "Accept": "text/event-stream"}
-            async with self._http.get(self.url, headers=headers) as resp:
-                if resp.status != 200:
-                    raise aiohttp.ClientResponseError(
-                        resp.request_info, (), status=resp.status, message="bad SSE status"
-                    )
-                async for ev in iter_sse(resp.content.iter_any()):
-                    if ev.event == "endpoint":
-                        if not ready.done():
-                            ready.set_result(urljoin(self.url, ev.data.decode()))
-                    elif ev.event == "message" and ev.data:
-                        self.on_frame(ev.data, None)
+            resp = await self._pool.request("GET", {**self.headers, "Accept": "text/event-stream"})
+            if resp.status != 200:
+                raise HttpClientError(f"SSE stream answered HTTP {resp.status}")
+            async for ev in iter_sse(resp.iter_chunks()):
+                if ev.event == "endpoint":
+                    if not ready.done():
+                        target = urljoin(self.url, ev.data.decode())
+                        if urlsplit(target).netloc != urlsplit(self.url).netloc:
+                            raise HttpClientError(f"endpoint {target!r} is on another origin")
+                        ready.set_result(target)
+                elif ev.event == "message" and ev.data:
+                    self.on_frame(ev.data, None)
         except asyncio.CancelledError:
             return
-        except (aiohttp.ClientError, OSError, TimeoutError) as e:
+        except (HttpClientError, OSError) as e:
             if not ready.done():
                 ready.set_exception(e)
+        finally:
+            if resp is not None:
+                resp.release()
         if not self._closed:
             self._closed = True
             self.on_close("SSE stream ended")
@@ -82,18 +80,20 @@ class SseTransport:
         name: str | None = None,
         headers: dict[str, str] | None = None,
     ) -> None:
-        if self._closed or self._http is None or self._endpoint is None:
+        if self._closed or self._endpoint is None:
             raise TransportClosed(f"upstream {self.name!r} is closed")
+        u = urlsplit(self._endpoint)
+        path = u.path + (f"?{u.query}" if u.query else "")
         try:
-            async with self._http.post(
-                self._endpoint,
-                data=frame,
-                headers={**self.headers, "Content-Type": "application/json"},
-            ) as resp:
-                if resp.status >= 400:
-                    log.warning("SSE upstream %s: POST answered %s", self.name, resp.status)
-        except (aiohttp.ClientError, OSError) as e:
+            resp = await self._pool.request(
+                "POST", {**self.headers, "Content-Type": "application/json"}, frame, path
+            )
+            await resp.read()
+            resp.release()
+        except (HttpClientError, OSError) as e:
             raise TransportClosed(f"upstream {self.name!r}: {e}") from e
+        if resp.status >= 400:
+            log.warning("SSE upstream %s: POST answered %s", self.name, resp.status)
 
     def cancel(self, request_id: int) -> bool:
         return False
@@ -104,5 +104,4 @@ class SseTransport:
             self._reader.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._reader
-        if self._http is not None:
-            await self._http.close()
+        self._pool.close()
