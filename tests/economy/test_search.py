@@ -161,6 +161,11 @@ def test_unknown_query_returns_nothing(index: ToolIndex) -> None:
     assert index.search("42 17 2024") == []
 
 
+def test_very_long_query_is_bounded(index: ToolIndex) -> None:
+    hits = index.search("merge the pull request " + "lorem ipsum dolor " * 5000, k=3)
+    assert hits and hits[0].tool == "merge_pull_request"
+
+
 def test_min_score_filters(index: ToolIndex) -> None:
     hits = index.search("create a jira issue", k=5)
     assert hits

@@ -695,7 +695,6 @@ _SYNONYMS: Final[dict[str, tuple[tuple[str, float], ...]]] = {
     "smile": (("emoji", 0.6), ("reaction", 0.5)),
     "thumbs up": (("reaction", 0.8), ("emoji", 0.6)),
     "upvote": (("reaction", 0.6),),
-    "like": (("reaction", 0.4),),
     "user": (("member", 0.5), ("person", 0.4), ("account", 0.3), ("profile", 0.3)),
     "person": (("user", 0.7), ("member", 0.5), ("profile", 0.3)),
     "member": (("user", 0.7),),
@@ -1274,8 +1273,14 @@ def _dedupe_expansions(slots: list[_Slot]) -> list[_Slot]:
     return out
 
 
+_MAX_QUERY_CHARS: Final = 1000
+"""Longer queries are cut: a search query is a sentence or two, and the cut bounds
+the work one call can cause."""
+
+
 def _parse_query(query: str) -> _ParsedQuery:
     slots: list[_Slot] = []
+    query = query[:_MAX_QUERY_CHARS]
     text = query
     for pattern, concept in _PATTERN_CONCEPTS:
         if pattern.search(text) is None:
@@ -1352,9 +1357,12 @@ def _parse_query(query: str) -> _ParsedQuery:
         if joint is not None and not joint.isdigit():
             w = 0.6 if content else 1.0
             slots.append(_Slot(alts=(((joint,), 1.0),), weight=w, primary=()))
-        elif not content and low in _STOP_WORDS and low in _SYN_SINGLE:
-            # Stop words with a meaning of their own ("who", "show") are weak slots.
-            slots.append(_Slot(alts=_SYN_SINGLE[low], weight=0.5, primary=()))
+        elif not content and low in _STOP_WORDS and stem(low) in _SYN_SINGLE:
+            # Stop words with a meaning of their own ("who", "give") are weak slots,
+            # except before "me"/"us" ("tell me ...", "give us ..." just ask to read).
+            nxt = lowered[i] if i < n_words else ""
+            if nxt not in _READ_OBJECTS:
+                slots.append(_Slot(alts=_SYN_SINGLE[stem(low)], weight=0.5, primary=()))
     surface = frozenset(
         p.lower()
         for raw in raw_words
