@@ -182,7 +182,7 @@ class Dispatcher:
         if META_CLIENT_INFO in meta and not isinstance(meta[META_CLIENT_INFO], dict):
             raise EnvelopeError(rpc.INVALID_PARAMS, "_meta clientInfo must be an object")
         lvl = meta.get(META_LOG_LEVEL)
-        if lvl is not None and lvl not in LOG_LEVEL_RANK:
+        if lvl is not None and (not isinstance(lvl, str) or lvl not in LOG_LEVEL_RANK):
             raise EnvelopeError(rpc.INVALID_PARAMS, f"invalid logLevel {lvl!r}")
         if method in MODERN_REMOVED_METHODS:
             raise EnvelopeError(
@@ -197,7 +197,9 @@ class Dispatcher:
         if method == "notifications/initialized":
             session.initialized = True
         elif method == "notifications/cancelled":
-            task = session.inflight.get(params.get("requestId"))
+            rid = params.get("requestId")
+            ok = isinstance(rid, int | str) and not isinstance(rid, bool)
+            task = session.inflight.get(rid) if ok else None
             if task is not None:
                 task.cancel()
         elif method == "notifications/roots/list_changed":
@@ -270,7 +272,7 @@ class Dispatcher:
 
     async def set_level(self, r: Request) -> Result:
         level = r.params.get("level")
-        if level not in LOG_LEVEL_RANK:
+        if not isinstance(level, str) or level not in LOG_LEVEL_RANK:
             raise rpc.RpcError(rpc.INVALID_PARAMS, f"invalid log level {level!r}")
         r.session.log_level = level
         await self.gw.update_log_level()
