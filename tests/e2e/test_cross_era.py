@@ -244,6 +244,24 @@ async def test_legacy_upstream_sampling_and_elicitation_become_mrtr(
         assert done.result_type == "complete"
         assert '"text": "a wombat"' in text_of(done)
 
+        first = await c.session.call_tool(
+            "ev__trigger-elicitation-request", {}, allow_input_required=True
+        )
+        assert isinstance(first, types.InputRequiredResult), first
+        assert first.request_state and first.input_requests and len(first.input_requests) == 1
+        ((key, ask),) = first.input_requests.items()
+        assert isinstance(ask, types.ElicitRequest)
+        assert ask.params.message == "Please provide inputs for the following fields:"
+        done = await c.session.call_tool(
+            "ev__trigger-elicitation-request",
+            {},
+            input_responses={key: types.ElicitResult(action="decline")},
+            request_state=first.request_state,
+            allow_input_required=True,
+        )
+        assert isinstance(done, types.CallToolResult) and not done.is_error
+        assert "User declined to provide the requested information" in text_of(done)
+
         # The SDK client drives the same loop itself through its callbacks.
         res = await c.call_tool("ev__trigger-sampling-request", {"prompt": "another animal"})
         assert sampling_calls == ["Resource trigger-sampling-request context: another animal"]
