@@ -18,7 +18,7 @@ import subprocess
 import threading
 import time
 import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -260,11 +260,12 @@ def upstream_pids(script: str, name: str) -> list[int]:
     return found
 
 
-def assert_nothing_left(pids: set[int], timeout: float = 10.0) -> None:
+def assert_nothing_left(pids: set[int], timeout: float = 10.0, ignore: Iterable[int] = ()) -> None:
+    """None of `pids`, and no marked process but those in `ignore`, is alive (bounded wait)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         left = [p for p in pids if alive(p)]
-        marked = marked_pids()
+        marked = [p for p in marked_pids() if p not in ignore]
         if not left and not marked:
             return
         time.sleep(0.1)
