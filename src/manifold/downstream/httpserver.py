@@ -10,6 +10,7 @@ Malformed HTTP gets 400 and the connection is closed; the server keeps serving.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 from collections import deque
 from collections.abc import Awaitable, Callable
@@ -161,9 +162,9 @@ class _Conn(asyncio.Protocol):
             log.warning("malformed HTTP request: %s", e)
             self._reject(400, "malformed HTTP request")
 
-    def _reject(self, status: int, text: str) -> None:
+    def _reject(self, status: int, text: str, content_type: str = "text/plain") -> None:
         body = text.encode()
-        head = f"HTTP/1.1 {status} {_reason(status)}\r\nContent-Type: text/plain\r\n"
+        head = f"HTTP/1.1 {status} {_reason(status)}\r\nContent-Type: {content_type}\r\n"
         head += f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n"
         self.write(head.encode() + body)
         if self.transport is not None:
@@ -206,7 +207,11 @@ class _Conn(asyncio.Protocol):
         keep_alive = self.parser.should_keep_alive()
         if self._too_big:
             self.server.rejected_too_big += 1
-            self._reject(413, f"request body over {self.server.max_body} bytes")
+            limit = self.server.max_body
+            log.warning("rejected a %d-byte request body (limit %d)", self._size, limit)
+            why = f"message too large ({self._size} bytes; limit {limit})"
+            err = {"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message": why}}
+            self._reject(413, json.dumps(err), "application/json")
             return
         self._queue.append((req, keep_alive))
         if self._task is None:
