@@ -386,6 +386,9 @@ class HttpFront:
             req.on_disconnect = task.cancel  # modern: closing the stream is the cancellation
         else:
             down.inflight[rid] = task  # legacy: notifications/cancelled cancels it
+            req.on_disconnect = lambda: log.info(
+                "client went away during request %r; it runs on", rid
+            )
         try:
             frame, status = await self.gw.dispatcher.handle(down, msg, out.send)
         except asyncio.CancelledError:
