@@ -119,6 +119,9 @@ def everything_stdio(**extra: Any) -> dict[str, Any]:
 
 
 def write_config(path: Path, upstreams: dict[str, Any], **top: Any) -> Path:
+    """A gateway config; tests see every tool (passthrough) unless they ask otherwise."""
+    top.setdefault("exposure", {"mode": "passthrough"})
+    top.setdefault("state", {"path": ""})
     path.write_text(yaml.safe_dump({**top, "upstreams": upstreams}, sort_keys=False))
     return path
 

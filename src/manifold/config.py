@@ -84,6 +84,45 @@ class UpstreamConfig(_Strict):
         return "sse" if self.url.rstrip("/").endswith("/sse") else "streamable-http"
 
 
+ExposureMode = Literal["auto", "router", "passthrough", "hybrid"]
+
+
+class ExposureConfig(_Strict):
+    """How tools are shown to a client (its `clientInfo.name` picks the mode)."""
+
+    # auto: passthrough for clients that defer tool loading themselves, router for the rest.
+    mode: ExposureMode = "auto"
+    clients: dict[str, ExposureMode] = Field(default_factory=dict)  # name glob -> mode
+    deferring_clients: list[str] = Field(default_factory=list)  # added to the built-in table
+
+
+class SummarizeConfig(_Strict):
+    """Optional summaries of long results through an Ollama-compatible HTTP API."""
+
+    url: str  # e.g. http://127.0.0.1:11434
+    model: str
+    timeout: float = Field(default=10.0, gt=0)
+    max_tokens: int = Field(default=400, ge=16)
+
+
+class ResponseConfig(_Strict):
+    """The response governor: what a tool result may cost the model."""
+
+    max_tokens: int = Field(default=0, ge=0)  # 0: results are relayed whole
+    page_tokens: int = Field(default=0, ge=0)  # read_result page size; 0: max_tokens
+    dedup: bool = True
+    drop: list[str] = Field(default_factory=list)  # field path patterns dropped from JSON
+    packs: list[str] = Field(default_factory=list)  # built-in drop packs by name
+    store_ttl: float = Field(default=3600.0, gt=0)  # how long full results stay readable
+    summarize: SummarizeConfig | None = None
+
+
+class StateConfig(_Strict):
+    """Where counters (and later, shared state) are kept."""
+
+    path: str = "~/.manifold/state.db"  # SQLite; "" keeps them in memory only
+
+
 class HttpConfig(_Strict):
     host: str = "127.0.0.1"
     port: int = Field(default=8765, ge=0, le=65535)
@@ -102,6 +141,9 @@ class GatewayConfig(_Strict):
     page_size: int = Field(default=100, ge=1, le=10_000)
     instructions: str | None = None
     http: HttpConfig = Field(default_factory=HttpConfig)
+    exposure: ExposureConfig = Field(default_factory=ExposureConfig)
+    response: ResponseConfig = Field(default_factory=ResponseConfig)
+    state: StateConfig = Field(default_factory=StateConfig)
     upstreams: dict[str, UpstreamConfig] = Field(default_factory=dict)
 
     @field_validator("separator")

@@ -22,6 +22,9 @@ from manifold.downstream.cursor import Cursors
 from manifold.downstream.dispatch import Dispatcher
 from manifold.downstream.mrtr import ParkingLot
 from manifold.downstream.session import DownstreamSession, Send
+from manifold.economy.exposure import Exposure
+from manifold.economy.results import ResultStore
+from manifold.economy.router_tools import GatewayTools
 from manifold.pipeline import Middleware, compose
 from manifold.protocol import jsonrpc as rpc
 from manifold.protocol.eras import LOG_LEVEL_RANK, META_SUBSCRIPTION_ID, Era
@@ -59,7 +62,12 @@ class Listener:
 
 
 class Gateway:
-    def __init__(self, config: GatewayConfig, middleware: Sequence[Middleware] = ()) -> None:
+    def __init__(
+        self,
+        config: GatewayConfig,
+        middleware: Sequence[Middleware] = (),
+        exposure_override: str | None = None,
+    ) -> None:
         self.config = config
         self.server_info = {
             "name": config.name,
@@ -72,7 +80,11 @@ class Gateway:
             name: Upstream(name, cfg, self, self._on_upstream_ready, self.client_info)
             for name, cfg in config.enabled_upstreams.items()
         }
-        self.router = Router(self.upstreams, self.catalog)
+        self.exposure = Exposure(config.exposure, exposure_override)
+        page_tokens = config.response.page_tokens or config.response.max_tokens or 4000
+        self.results: ResultStore | None = ResultStore(page_tokens * 4, config.response.store_ttl)
+        self.local_tools = GatewayTools(self)
+        self.router = Router(self.upstreams, self.catalog, self.local_tools)
         self.pipeline = compose(list(middleware), self.router)
         self.dispatcher = Dispatcher(self)
         self.cursors = Cursors()

@@ -8,20 +8,27 @@ headers (used by HTTP upstreams, ignored by the others).
 from __future__ import annotations
 
 from manifold.catalog import Catalog
-from manifold.pipeline import CallContext
+from manifold.pipeline import CallContext, CallNext
 from manifold.protocol import jsonrpc as rpc
 from manifold.protocol.headers import param_headers
 from manifold.upstream.supervisor import Upstream
 
+GATEWAY = "@manifold"  # route.upstream of the gateway's own tools (not a valid upstream name)
+
 
 class Router:
-    def __init__(self, upstreams: dict[str, Upstream], catalog: Catalog) -> None:
+    def __init__(
+        self, upstreams: dict[str, Upstream], catalog: Catalog, local: CallNext | None = None
+    ) -> None:
         self.upstreams = upstreams
         self.catalog = catalog
+        self.local = local  # the gateway's own tools, an in-process upstream
 
     async def __call__(self, ctx: CallContext) -> rpc.Incoming:
         up = self.upstreams.get(ctx.route.upstream)
         if up is None:
+            if ctx.route.upstream == GATEWAY and self.local is not None:
+                return await self.local(ctx)
             raise rpc.RpcError(rpc.INVALID_PARAMS, f"unknown upstream {ctx.route.upstream!r}")
         headers = None
         hmap = (

@@ -20,6 +20,8 @@ import msgspec
 from manifold.catalog import Route
 from manifold.downstream.mrtr import HANDLE_PREFIX, InputAsk, Parked
 from manifold.downstream.session import DownstreamSession, RequestSink, Send
+from manifold.economy.router_tools import GATEWAY, HYBRID_TOOLS, ROUTER_TOOLS
+from manifold.economy.router_tools import NAMES as GATEWAY_TOOL_NAMES
 from manifold.pipeline import CallContext
 from manifold.protocol import jsonrpc as rpc
 from manifold.protocol.eras import (
@@ -253,11 +255,25 @@ class Dispatcher:
             result["instructions"] = instructions
         return result
 
+    def _client_name(self, r: Request) -> str | None:
+        if r.meta is not None:
+            info = r.meta.get(META_CLIENT_INFO)
+            name = info.get("name") if isinstance(info, dict) else None
+        else:
+            name = r.session.client_info.get("name")
+        return name if isinstance(name, str) else None
+
     async def list_items(self, r: Request) -> Result:
         kind = LIST_KINDS[r.method]
         await self.gw.wait_ready()
         await self.gw.ensure_lazy()
         items = self.gw.catalog.items(kind)
+        if kind == "tools":
+            mode = self.gw.exposure.mode_for(self._client_name(r))
+            if mode == "router":
+                items = ROUTER_TOOLS
+            elif mode == "hybrid":
+                items = [*items, *HYBRID_TOOLS]
         cursor = r.params.get("cursor")
         start = 0 if cursor is None else self.gw.cursors.read(kind, cursor)
         size = self.gw.config.page_size
@@ -294,6 +310,10 @@ class Dispatcher:
         if args is not None and not isinstance(args, dict):
             raise rpc.RpcError(rpc.INVALID_PARAMS, "tools/call: 'arguments' must be an object")
         route = self.gw.catalog.tool_routes.get(name)
+        if name in GATEWAY_TOOL_NAMES and (
+            route is None or self.gw.exposure.mode_for(self._client_name(r)) != "passthrough"
+        ):
+            route = Route(GATEWAY, name)
         if route is None:
             await self.gw.wait_ready()
             await self.gw.ensure_lazy()
@@ -391,10 +411,9 @@ class Dispatcher:
     ) -> Result:
         sink = RequestSink(r.session, r.out, r.meta)
         caps = sink.caps if r.meta is not None else None
-        ctx = CallContext(
-            method, params, route, exposed, sink, caps, r.session.client_info.get("name")
-        )
+        ctx = CallContext(method, params, route, exposed, sink, caps, self._client_name(r))
         if r.meta is None:
+            ctx.session_key = r.session.id
             return await self.gw.pipeline(ctx)
         return await self._call_modern(r, ctx, sink)
 
@@ -427,7 +446,11 @@ class Dispatcher:
             result = await self._drive(r, task, sink)
         if isinstance(result, rpc.Incoming):
             up = self.gw.upstreams.get(ctx.route.upstream)
-            if up is not None and up.session is not None and up.session.era is Era.LEGACY:
+            if up is None:  # the gateway's own tools (invoke_tool may carry a modern result)
+                legacy_shape = b'"resultType"' not in bytes(result.result or b"")
+            else:
+                legacy_shape = up.session is not None and up.session.era is Era.LEGACY
+            if legacy_shape:
                 raw = bytes(result.result or b"{}")
                 if raw.startswith(b"{") and raw != b"{}":
                     result = rpc.Incoming(

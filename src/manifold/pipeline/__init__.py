@@ -26,6 +26,8 @@ class CallContext:
     sink: CallSink
     client_caps: dict[str, Any] | None  # a modern client's declared capabilities
     client_name: str | None = None
+    session_key: str = ""  # which client session (for per-session state such as dedup)
+    fields: list[str] | None = None  # fields the model asked for (invoke_tool projection)
 
 
 CallNext = Callable[[CallContext], Awaitable[Incoming]]

@@ -1,0 +1,54 @@
+"""Full results kept for `read_result` paging, by id, for a while.
+
+The governor stores a result that was cut to the token budget here and tells the model the id;
+`read_result(id, page)` returns pages whose texts, joined, are byte-identical to the stored
+text. Kept in memory, bounded in count and age.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import time
+from collections import OrderedDict
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Page:
+    id: str
+    page: int  # 1-based
+    pages: int
+    text: str
+
+
+class ResultStore:
+    def __init__(self, page_chars: int, ttl: float = 3600.0, max_items: int = 256) -> None:
+        self.page_chars = max(page_chars, 1)
+        self.ttl = ttl
+        self.max_items = max_items
+        self._items: OrderedDict[str, tuple[float, str]] = OrderedDict()
+        self._ids = itertools.count(1)
+        self._salt = os.urandom(3).hex()
+
+    def put(self, text: str) -> str:
+        rid = f"r{next(self._ids)}{self._salt}"
+        self._items[rid] = (time.monotonic() + self.ttl, text)
+        while len(self._items) > self.max_items:
+            self._items.popitem(last=False)
+        return rid
+
+    def pages(self, text: str) -> int:
+        return max(1, -(-len(text) // self.page_chars))
+
+    def page(self, rid: str, page: int) -> Page | None:
+        item = self._items.get(rid)
+        if item is None or item[0] < time.monotonic():
+            self._items.pop(rid, None)
+            return None
+        text = item[1]
+        n = self.pages(text)
+        if page < 1 or page > n:
+            return Page(rid, page, n, "")
+        start = (page - 1) * self.page_chars
+        return Page(rid, page, n, text[start : start + self.page_chars])

@@ -1,0 +1,255 @@
+"""The gateway's own tools (router mode): search, list, invoke, read.
+
+They live in-process as one more upstream, named `@manifold` in routes, so calls to them pass
+the same pipeline as any other call, and `invoke_tool` re-enters the pipeline for the real
+upstream call: policy, limits, governor and accounting apply to it exactly as to a direct
+call. Descriptions are short and fixed; answers are compact text, since every byte of them
+is read by the model.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import msgspec
+import orjson
+
+from manifold.catalog import Route
+from manifold.economy.search import ToolEntry, ToolIndex
+from manifold.pipeline import CallContext
+from manifold.protocol import jsonrpc as rpc
+from manifold.router import GATEWAY
+
+if TYPE_CHECKING:
+    from manifold.gateway import Gateway
+
+__all__ = ["GATEWAY", "HYBRID_TOOLS", "NAMES", "ROUTER_TOOLS", "GatewayTools"]
+
+SEARCH_TOOLS: dict[str, Any] = {
+    "name": "search_tools",
+    "description": "Find tools for a task. Returns server, tool, arguments (* = required).",
+    "inputSchema": {
+        "type": "object",
+        "properties": {"query": {"type": "string"}, "k": {"type": "integer"}},
+        "required": ["query"],
+    },
+}
+LIST_SERVERS: dict[str, Any] = {
+    "name": "list_servers",
+    "description": "List the servers and their tool counts.",
+    "inputSchema": {"type": "object", "properties": {}},
+}
+LIST_TOOLS: dict[str, Any] = {
+    "name": "list_tools",
+    "description": "List one server's tools with their input schemas.",
+    "inputSchema": {
+        "type": "object",
+        "properties": {"server": {"type": "string"}},
+        "required": ["server"],
+    },
+}
+INVOKE_TOOL: dict[str, Any] = {
+    "name": "invoke_tool",
+    "description": "Call a server's tool with arguments.",
+    "inputSchema": {
+        "type": "object",
+        "properties": {
+            "server": {"type": "string"},
+            "tool": {"type": "string"},
+            "arguments": {"type": "object"},
+            "fields": {"type": "array", "items": {"type": "string"}},
+        },
+        "required": ["server", "tool"],
+    },
+}
+READ_RESULT: dict[str, Any] = {
+    "name": "read_result",
+    "description": "Read a page of a long result by its id.",
+    "inputSchema": {
+        "type": "object",
+        "properties": {"id": {"type": "string"}, "page": {"type": "integer"}},
+        "required": ["id"],
+    },
+}
+ROUTER_TOOLS = [SEARCH_TOOLS, LIST_SERVERS, LIST_TOOLS, INVOKE_TOOL, READ_RESULT]
+HYBRID_TOOLS = [SEARCH_TOOLS, READ_RESULT]
+NAMES = frozenset(t["name"] for t in ROUTER_TOOLS)
+SUMMARY_CHARS = 60
+
+
+def text_result(text: str, is_error: bool = False) -> rpc.Incoming:
+    body = {"content": [{"type": "text", "text": text}], "isError": is_error}
+    return rpc.Incoming(result=msgspec.Raw(orjson.dumps(body)))
+
+
+def summary(description: str, limit: int = SUMMARY_CHARS) -> str:
+    """The first sentence of a description, cut to `limit` characters."""
+    first = description.strip().split("\n", 1)[0]
+    for stop in (". ", "; "):
+        if stop in first:
+            first = first.split(stop, 1)[0]
+    first = first.rstrip(".")
+    return first if len(first) <= limit else first[: limit - 1].rstrip() + "…"
+
+
+def signature(schema: Any) -> str:
+    """`a*,b,c`: the argument names, required ones starred."""
+    if not isinstance(schema, dict):
+        return ""
+    props = schema.get("properties")
+    if not isinstance(props, dict):
+        return ""
+    required = set(schema.get("required") or [])
+    return ",".join(f"{p}*" if p in required else p for p in props)
+
+
+class GatewayTools:
+    def __init__(self, gateway: Gateway) -> None:
+        self.gw = gateway
+        self._index: ToolIndex | None = None
+        self._indexed: object = None  # the catalog tool list the index was built from
+        self._by_upstream: dict[tuple[str, str], tuple[str, dict[str, Any]]] = {}
+
+    # ----------------------------------------------------------------- index
+
+    def index(self) -> ToolIndex:
+        tools = self.gw.catalog.tools
+        if self._index is None or self._indexed is not tools:
+            routes = self.gw.catalog.tool_routes
+            entries = []
+            by_up: dict[tuple[str, str], tuple[str, dict[str, Any]]] = {}
+            for t in tools:
+                r = routes[t["name"]]
+                by_up[(r.upstream, r.name)] = (t["name"], t)
+                entries.append(
+                    ToolEntry(r.upstream, r.name, t.get("description") or "", t.get("inputSchema"))
+                )
+            self._index = ToolIndex.build(entries)
+            self._by_upstream = by_up
+            self._indexed = tools
+        return self._index
+
+    def lookup(self, server: str, tool: str) -> tuple[str, dict[str, Any]] | None:
+        self.index()
+        return self._by_upstream.get((server, tool))
+
+    # ----------------------------------------------------------------- calls
+
+    async def __call__(self, ctx: CallContext) -> rpc.Incoming:
+        args = ctx.params.get("arguments") or {}
+        if not isinstance(args, dict):
+            raise rpc.RpcError(rpc.INVALID_PARAMS, "arguments must be an object")
+        name = ctx.route.name
+        if name == "search_tools":
+            return self.search(args)
+        if name == "list_servers":
+            return self.list_servers()
+        if name == "list_tools":
+            return self.list_tools(args)
+        if name == "invoke_tool":
+            return await self.invoke(ctx, args)
+        if name == "read_result":
+            return self.read_result(args)
+        raise rpc.RpcError(rpc.INVALID_PARAMS, f"Unknown tool: {name}")
+
+    def search(self, args: dict[str, Any]) -> rpc.Incoming:
+        query = args.get("query")
+        if not isinstance(query, str) or not query.strip():
+            return text_result("search_tools needs a non-empty 'query'.", True)
+        k = args.get("k", 5)
+        k = k if isinstance(k, int) and 1 <= k <= 20 else 5
+        await_ready_hint = "" if self.gw.catalog.tools else " (no tools are loaded yet)"
+        hits = self.index().search(query, k)
+        if not hits:
+            return text_result(
+                f"No tool matches {query!r}{await_ready_hint}. "
+                "Try other words, or list_servers then list_tools(server)."
+            )
+        lines = []
+        for h in hits:
+            found = self._by_upstream.get((h.server, h.tool))
+            if found is None:
+                continue
+            t = found[1]
+            lines.append(
+                f"{h.server} {h.tool}({signature(t.get('inputSchema'))}): "
+                f"{summary(t.get('description') or '')}"
+            )
+        return text_result("\n".join(lines))
+
+    def list_servers(self) -> rpc.Incoming:
+        counts: dict[str, int] = {}
+        for r in self.gw.catalog.tool_routes.values():
+            counts[r.upstream] = counts.get(r.upstream, 0) + 1
+        lines = []
+        for name, up in self.gw.upstreams.items():
+            d = up.session.description if up.session else None
+            about = summary(d.instructions, 80) if d and d.instructions else ""
+            state = "" if up.state == "ready" else f" [{up.state}]"
+            lines.append(
+                f"{name}: {counts.get(name, 0)} tools{state}" + (f" - {about}" if about else "")
+            )
+        return text_result("\n".join(lines) or "No servers are configured.")
+
+    def list_tools(self, args: dict[str, Any]) -> rpc.Incoming:
+        server = args.get("server")
+        if server not in self.gw.upstreams:
+            known = ", ".join(self.gw.upstreams) or "none"
+            return text_result(f"Unknown server {server!r}. Servers: {known}.", True)
+        out = []
+        for t in self.gw.catalog.upstream_items(str(server), "tools"):
+            if not self.gw.catalog.allowed(str(server), t["name"]):
+                continue
+            item: dict[str, Any] = {"name": t["name"]}
+            if t.get("description"):
+                item["description"] = t["description"]
+            if t.get("inputSchema"):
+                item["inputSchema"] = t["inputSchema"]
+            out.append(item)
+        return text_result(orjson.dumps(out).decode())
+
+    async def invoke(self, ctx: CallContext, args: dict[str, Any]) -> rpc.Incoming:
+        server, tool = args.get("server"), args.get("tool")
+        if not isinstance(server, str) or not isinstance(tool, str):
+            return text_result("invoke_tool needs 'server' and 'tool' strings.", True)
+        found = self.lookup(server, tool)
+        if found is None:
+            return text_result(
+                f"No tool {tool!r} on server {server!r}. Use search_tools or list_tools.", True
+            )
+        exposed, _ = found
+        arguments = args.get("arguments") or {}
+        if not isinstance(arguments, dict):
+            return text_result("invoke_tool: 'arguments' must be an object.", True)
+        params: dict[str, Any] = {"name": tool, "arguments": arguments}
+        meta = ctx.params.get("_meta")
+        if meta:
+            params["_meta"] = meta  # progress token and friends travel with the inner call
+        inner = CallContext(
+            "tools/call",
+            params,
+            Route(server, tool),
+            exposed,
+            ctx.sink,
+            ctx.client_caps,
+            ctx.client_name,
+        )
+        fields = args.get("fields")
+        if isinstance(fields, list) and all(isinstance(f, str) for f in fields):
+            inner.fields = fields
+        inner.session_key = ctx.session_key
+        return await self.gw.pipeline(inner)
+
+    def read_result(self, args: dict[str, Any]) -> rpc.Incoming:
+        rid = args.get("id")
+        page = args.get("page", 1)
+        if not isinstance(rid, str) or not isinstance(page, int):
+            return text_result("read_result needs 'id' (string) and 'page' (integer).", True)
+        store = self.gw.results
+        p = store.page(rid, page) if store is not None else None
+        if p is None:
+            return text_result(f"No stored result {rid!r} (it may have expired).", True)
+        if not p.text:
+            return text_result(f"Result {rid} has pages 1-{p.pages}.", True)
+        more = f"\n[page {p.page}/{p.pages}; read_result(id={rid!r}, page={p.page + 1}) for more]"
+        return text_result(p.text + (more if p.page < p.pages else ""))
