@@ -25,6 +25,8 @@ from manifold.downstream.session import DownstreamSession, Send
 from manifold.economy.exposure import Exposure
 from manifold.economy.results import ResultStore
 from manifold.economy.router_tools import GatewayTools
+from manifold.economy.savings import Savings
+from manifold.middleware import build_middleware
 from manifold.pipeline import Middleware, compose
 from manifold.protocol import jsonrpc as rpc
 from manifold.protocol.eras import LOG_LEVEL_RANK, META_SUBSCRIPTION_ID, Era
@@ -84,8 +86,10 @@ class Gateway:
         page_tokens = config.response.page_tokens or config.response.max_tokens or 4000
         self.results: ResultStore | None = ResultStore(page_tokens * 4, config.response.store_ttl)
         self.local_tools = GatewayTools(self)
+        self.savings = Savings()
         self.router = Router(self.upstreams, self.catalog, self.local_tools)
-        self.pipeline = compose(list(middleware), self.router)
+        chain = list(middleware) if middleware else build_middleware(self)
+        self.pipeline = compose(chain, self.router)
         self.dispatcher = Dispatcher(self)
         self.cursors = Cursors()
         self.parking = ParkingLot()
