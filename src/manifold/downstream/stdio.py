@@ -8,9 +8,12 @@ Logs go to stderr.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
+import stat
 import sys
+import threading
 from typing import Any, cast
 
 from manifold.downstream.frames import MAX_FRAME, BadFrame, parse_frame
@@ -55,6 +58,52 @@ class _StdinProtocol(asyncio.Protocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.front.closed.set()
+
+
+def _is_pipe(fd: int) -> bool:
+    mode = os.fstat(fd).st_mode
+    return stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)
+
+
+class _BlockingOut:
+    """stdout that is not a pipe (a file, /dev/null, a terminal): plain blocking writes.
+
+    The event loop's pipe transports refuse these (uvloop aborts the process on them).
+    """
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+        self.closed = False
+
+    def write(self, data: bytes) -> None:
+        view = memoryview(data)
+        while view and not self.closed:
+            try:
+                view = view[os.write(self.fd, view) :]
+            except OSError:
+                self.closed = True
+
+    def is_closing(self) -> bool:
+        return self.closed
+
+    def get_write_buffer_size(self) -> int:
+        return 0
+
+    def close(self) -> None:
+        if not self.closed:
+            self.closed = True
+            os.close(self.fd)
+
+
+def _read_blocking(fd: int, proto: _StdinProtocol, loop: asyncio.AbstractEventLoop) -> None:
+    """stdin that is not a pipe: blocking reads in a daemon thread, fed to the protocol."""
+    try:
+        while chunk := os.read(fd, 1 << 20):
+            loop.call_soon_threadsafe(proto.data_received, chunk)
+    except OSError:
+        pass
+    with contextlib.suppress(RuntimeError):  # the loop may be gone already
+        loop.call_soon_threadsafe(proto.eof_received)
 
 
 class StdioFront:
@@ -120,14 +169,27 @@ class StdioFront:
         loop = asyncio.get_running_loop()
         self.gw.sessions.add(self.session)
         out_fd = os.dup(sys.stdout.fileno())
-        w_transport, _ = await loop.connect_write_pipe(asyncio.Protocol, os.fdopen(out_fd, "wb", 0))
+        w_transport: Any
+        if _is_pipe(out_fd):
+            w_transport, _ = await loop.connect_write_pipe(
+                asyncio.Protocol, os.fdopen(out_fd, "wb", 0)
+            )
+        else:
+            w_transport = _BlockingOut(out_fd)
         self._out = cast(Any, w_transport)  # uvloop's transport is not an asyncio subclass
         # Nothing else may write to the real stdout from now on.
         sys.stdout = sys.stderr
         in_fd = os.dup(sys.stdin.fileno())
-        r_transport, _ = await loop.connect_read_pipe(
-            lambda: _StdinProtocol(self), os.fdopen(in_fd, "rb", 0)
-        )
+        r_transport: Any = None
+        if _is_pipe(in_fd):
+            r_transport, _ = await loop.connect_read_pipe(
+                lambda: _StdinProtocol(self), os.fdopen(in_fd, "rb", 0)
+            )
+        else:
+            reader = threading.Thread(
+                target=_read_blocking, args=(in_fd, _StdinProtocol(self), loop), daemon=True
+            )
+            reader.start()
         starting = asyncio.ensure_future(self.gw.start())
         try:
             await self.closed.wait()
@@ -135,7 +197,8 @@ class StdioFront:
             starting.cancel()
             self.session.close()
             self.gw.sessions.discard(self.session)
-            r_transport.close()
+            if r_transport is not None:
+                r_transport.close()
             await self.gw.stop()
             # Let queued responses drain before the process ends.
             for _ in range(100):
