@@ -123,7 +123,9 @@ def stdio_upstreams(ctx: Ctx) -> JsonObj:
 
 def write_config(ctx: Ctx, name: str, upstreams: JsonObj) -> Path:
     path = ctx.tmp / f"{name}.yaml"
-    path.write_text(yaml.safe_dump({"upstreams": upstreams}, sort_keys=False))
+    # The core harness measures the relay: every tool listed (passthrough), no counters kept.
+    cfg = {"exposure": {"mode": "passthrough"}, "state": {"path": ""}, "upstreams": upstreams}
+    path.write_text(yaml.safe_dump(cfg, sort_keys=False))
     return path
 
 
