@@ -54,6 +54,7 @@ class UpstreamConfig(_Strict):
     enabled: bool = True
     lazy: bool = False
     timeout: float = Field(default=60.0, gt=0)
+    tool_timeouts: dict[str, float] = Field(default_factory=dict)  # per tool, seconds
     connect_timeout: float = Field(default=30.0, gt=0)
     max_in_flight: int = Field(default=32, ge=1, le=10_000)
     tools: ToolFilter = Field(default_factory=ToolFilter)

@@ -37,6 +37,12 @@ class Router:
         if hmap:
             args = ctx.params.get("arguments")
             headers = param_headers(hmap, args if isinstance(args, dict) else {})
+        timeout = up.cfg.tool_timeouts.get(ctx.route.name) if up.cfg.tool_timeouts else None
         return await up.request(
-            ctx.method, ctx.params, sink=ctx.sink, client_caps=ctx.client_caps, headers=headers
+            ctx.method,
+            ctx.params,
+            sink=ctx.sink,
+            timeout=timeout,
+            client_caps=ctx.client_caps,
+            headers=headers,
         )
