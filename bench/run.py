@@ -297,7 +297,7 @@ def verdict(
 
 async def measure_paced(ctx: Ctx) -> None:
     n = ctx.n(200, 50)
-    block = ctx.n(50, 25)
+    block = 10
     warm = ctx.n(30, 10)
     direct: list[float] = []
     through: list[float] = []
@@ -315,7 +315,7 @@ async def measure_paced(ctx: Ctx) -> None:
         except RpcError as exc:
             gw, gw_error = None, {"error": f"{type(exc).__name__}: {exc}"}
         await driver.paced_calls(mock, "echo", warm, tag="wd")
-        # Alternate blocks, so that a change of machine load hits both sides alike.
+        # Alternate short blocks, so that load changes and spikes hit both sides alike.
         for b in range(0, n, block):
             k = min(block, n - b)
             direct += await driver.paced_calls(mock, "echo", k, tag=f"d{b}")
