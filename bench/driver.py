@@ -25,7 +25,7 @@ from typing import IO, Any, cast
 import aiohttp
 import orjson
 
-from bench.mock_upstream import blob_text
+from bench.mock_upstream import blob_text, split_lines
 
 LEGACY_VERSION = "2025-11-25"
 MODERN_VERSION = "2026-07-28"
@@ -205,21 +205,7 @@ class StdioConn:
     # -- incoming ---------------------------------------------------------------------------
 
     def _feed(self, data: bytes) -> None:
-        start = 0
-        buf = self.buf
-        while True:
-            nl = data.find(b"\n", start)
-            if nl < 0:
-                if start < len(data):
-                    buf += data[start:] if start else data
-                return
-            if buf:
-                buf += data[start:nl]
-                line: bytes = bytes(buf)
-                buf.clear()
-            else:
-                line = data[start:nl]
-            start = nl + 1
+        for line in split_lines(self.buf, data):
             self._line(line)
 
     def _line(self, line: bytes) -> None:

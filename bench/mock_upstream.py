@@ -484,6 +484,24 @@ def _valid_id(rid: Any) -> bool:
 # stdio transport
 
 
+def split_lines(buf: bytearray, data: bytes) -> list[bytes]:
+    """Newline framing by hand (no length limit): the complete lines of ``buf`` + ``data``;
+    an incomplete tail stays in ``buf`` for the next chunk."""
+    lines = []
+    start = 0
+    while (nl := data.find(b"\n", start)) >= 0:
+        if buf:
+            buf += data[start:nl]
+            lines.append(bytes(buf))
+            buf.clear()
+        else:
+            lines.append(data[start:nl])
+        start = nl + 1
+    if start < len(data):
+        buf += data[start:] if start else data
+    return lines
+
+
 class StdioServer(asyncio.Protocol):
     """Reads newline-delimited JSON-RPC from stdin, framed by hand (any message size)."""
 
@@ -495,25 +513,7 @@ class StdioServer(asyncio.Protocol):
         self.tasks: set[asyncio.Task[Any]] = set()
 
     def data_received(self, data: bytes) -> None:
-        replies: list[bytes] = []
-        start = 0
-        buf = self.buf
-        while True:
-            nl = data.find(b"\n", start)
-            if nl < 0:
-                if start < len(data):
-                    buf += data[start:] if start else data
-                break
-            if buf:
-                buf += data[start:nl]
-                line: bytes = bytes(buf)
-                buf.clear()
-            else:
-                line = data[start:nl]
-            start = nl + 1
-            reply = self._line(line)
-            if reply is not None:
-                replies.append(reply)
+        replies = [r for line in split_lines(self.buf, data) if (r := self._line(line))]
         if replies:
             self._write(b"".join(replies))
 

@@ -25,7 +25,7 @@ from mcp import Client, StdioServerParameters
 from mcp.shared.exceptions import MCPError
 
 from bench import driver
-from bench.mock_upstream import blob_text, large_result_text
+from bench.mock_upstream import blob_text, large_result_text, split_lines
 
 REPO = Path(__file__).resolve().parents[2]
 CATALOG = REPO / "bench" / "data" / "leanproxy-catalog.json"
@@ -333,6 +333,17 @@ async def test_exits_on_stdin_eof() -> None:
     r = await Raw.start()
     await r.call("ping")
     assert await r.close() == 0
+
+
+def test_split_lines_across_chunks() -> None:
+    stream = b'{"a":1}\n{"b":"' + b"x" * 100_000 + b'"}\n\n{"c":3}'
+    for size in (1, 7, 4096, len(stream)):
+        buf = bytearray()
+        lines = []
+        for i in range(0, len(stream), size):
+            lines += split_lines(buf, stream[i : i + size])
+        assert lines == stream.split(b"\n")[:-1]
+        assert bytes(buf) == b'{"c":3}'
 
 
 # --------------------------------------------------------------------------------------------
