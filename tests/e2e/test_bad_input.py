@@ -194,10 +194,10 @@ def test_stdio_stdout_carries_only_json_rpc(stdio_gw: StdioGateway) -> None:
     assert text_of(stdio_gw.tool("rec__echo", {"text": "x"})) == "rec:x"
     log = stdio_gw.log_text()
     assert "[rec stderr] rec noise 49" in log  # the upstream's stderr went to the log
-    assert "this line is not JSON-RPC" in log or "not JSON-RPC" in log
+    assert "upstream rec sent a frame that is not JSON-RPC" in log
     with stdio_gw.cond:
         lines = list(stdio_gw.raw)
-    assert len(lines) > 40
+    assert len(lines) >= 3
     for line in lines:
         assert line.endswith(b"\n") and line.count(b"\n") == 1
         msg = json.loads(line)
