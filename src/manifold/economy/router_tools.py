@@ -9,13 +9,14 @@ is read by the model.
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
 import msgspec
 import orjson
 
 from manifold.catalog import Route
-from manifold.economy.search import ToolEntry, ToolIndex
+from manifold.economy.search import ToolEntry, ToolIndex, tokenize
 from manifold.pipeline import CallContext
 from manifold.protocol import jsonrpc as rpc
 from manifold.router import GATEWAY
@@ -74,7 +75,30 @@ READ_RESULT: dict[str, Any] = {
 ROUTER_TOOLS = [SEARCH_TOOLS, LIST_SERVERS, LIST_TOOLS, INVOKE_TOOL, READ_RESULT]
 HYBRID_TOOLS = [SEARCH_TOOLS, READ_RESULT]
 NAMES = frozenset(t["name"] for t in ROUTER_TOOLS)
-SUMMARY_CHARS = 60
+SUMMARY_CHARS = 48
+# Where the first clause of a tool description ends: what follows mostly lists the arguments,
+# which the answer line shows anyway.
+_CLAUSE_ENDS = (
+    " with ",
+    ", with ",
+    " including ",
+    ", including ",
+    "; ",
+    " using ",
+    ", optionally ",
+    " filtered ",
+    ", or ",
+)
+_MIN_CLAUSE = 14  # a clause end counts only after this many characters
+_ABBREVIATION = re.compile(r"\b(?:e\.g|i\.e|etc|vs|[A-Za-z])\.$")
+# Words that do not end a cut summary ("... for the…" says nothing).
+_TRAILING = re.compile(
+    r"(?i)(?:a|an|and|as|at|by|for|from|in|into|its|of|on|or|the|their|to|with|your)"
+)
+# Words that add nothing to a tool's name in a one-line summary.
+_FILLER = frozenset(
+    tokenize("new specific existing details single entire all list get retrieve given one current")
+)
 
 
 def text_result(text: str, is_error: bool = False) -> rpc.Incoming:
@@ -82,14 +106,52 @@ def text_result(text: str, is_error: bool = False) -> rpc.Incoming:
     return rpc.Incoming(result=msgspec.Raw(orjson.dumps(body)))
 
 
+def _first_sentence(text: str) -> str:
+    line = text.strip().split("\n", 1)[0]
+    start = 0
+    while (i := line.find(". ", start)) >= 0:
+        if not _ABBREVIATION.search(line[: i + 1]):  # "e.g. " does not end a sentence
+            return line[:i]
+        start = i + 2
+    return line
+
+
 def summary(description: str, limit: int = SUMMARY_CHARS) -> str:
-    """The first sentence of a description, cut to `limit` characters."""
-    first = description.strip().split("\n", 1)[0]
-    for stop in (". ", "; "):
-        if stop in first:
-            first = first.split(stop, 1)[0]
-    first = first.rstrip(".")
-    return first if len(first) <= limit else first[: limit - 1].rstrip() + "…"
+    """The first clause of a description's first sentence, cut at a word to `limit` characters."""
+    first = _first_sentence(description).rstrip(".")
+    cut = len(first)
+    for stop in _CLAUSE_ENDS:
+        i = first.find(stop, _MIN_CLAUSE)
+        if i >= 0:
+            cut = min(cut, i)
+    first = first[:cut].rstrip(" ,;:")
+    if len(first) <= limit:
+        return first
+    words = first[: limit - 1].split(" ")
+    if len(words) > 1 and first[limit - 1] != " ":
+        words.pop()  # the word the limit cut through
+    while len(words) > 1 and _TRAILING.fullmatch(words[-1]):
+        words.pop()
+    return " ".join(words).rstrip(" ,;:(") + "…"
+
+
+def adds_to_name(text: str, server: str, tool: str, schema: Any) -> bool:
+    """Whether a summary says anything that the server, tool and argument names do not."""
+    known = set(_FILLER)
+    known.update(tokenize(server), tokenize(tool))
+    props = schema.get("properties") if isinstance(schema, dict) else None
+    if isinstance(props, dict):
+        for name in props:
+            known.update(tokenize(str(name)))
+    return any(w not in known for w in tokenize(text.lower()))
+
+
+def hit_line(server: str, tool: str, description: str, schema: Any) -> str:
+    """One search answer line: `server tool(a*,b): what it does` (the summary is left out when
+    it only repeats the names)."""
+    line = f"{server} {tool}({signature(schema)})"
+    about = summary(description)
+    return f"{line}: {about}" if about and adds_to_name(about, server, tool, schema) else line
 
 
 def signature(schema: Any) -> str:
@@ -109,6 +171,7 @@ class GatewayTools:
         self._index: ToolIndex | None = None
         self._indexed: object = None  # the catalog tool list the index was built from
         self._by_upstream: dict[tuple[str, str], tuple[str, dict[str, Any]]] = {}
+        self._lines: dict[tuple[str, str], str] = {}  # search answer line per tool
 
     # ----------------------------------------------------------------- index
 
@@ -118,14 +181,17 @@ class GatewayTools:
             routes = self.gw.catalog.tool_routes
             entries = []
             by_up: dict[tuple[str, str], tuple[str, dict[str, Any]]] = {}
+            lines: dict[tuple[str, str], str] = {}
             for t in tools:
                 r = routes[t["name"]]
                 by_up[(r.upstream, r.name)] = (t["name"], t)
-                entries.append(
-                    ToolEntry(r.upstream, r.name, t.get("description") or "", t.get("inputSchema"))
-                )
+                description = t.get("description") or ""
+                schema = t.get("inputSchema")
+                entries.append(ToolEntry(r.upstream, r.name, description, schema))
+                lines[(r.upstream, r.name)] = hit_line(r.upstream, r.name, description, schema)
             self._index = ToolIndex.build(entries)
             self._by_upstream = by_up
+            self._lines = lines
             self._indexed = tools
         return self._index
 
@@ -165,16 +231,7 @@ class GatewayTools:
                 f"No tool matches {query!r}{await_ready_hint}. "
                 "Try other words, or list_servers then list_tools(server)."
             )
-        lines = []
-        for h in hits:
-            found = self._by_upstream.get((h.server, h.tool))
-            if found is None:
-                continue
-            t = found[1]
-            lines.append(
-                f"{h.server} {h.tool}({signature(t.get('inputSchema'))}): "
-                f"{summary(t.get('description') or '')}"
-            )
+        lines = [self._lines[key] for h in hits if (key := (h.server, h.tool)) in self._lines]
         return text_result("\n".join(lines))
 
     def list_servers(self) -> rpc.Incoming:
