@@ -65,6 +65,7 @@ class Upstream:
         self._backoff = cfg.restart_backoff_initial
         self._restart_task: asyncio.Task[None] | None = None
         self._stopping = False
+        self.restarting_at = 0.0
         self.slots = Slots(cfg.max_in_flight)
 
     async def ensure(self) -> UpstreamSession:
@@ -73,6 +74,15 @@ class Upstream:
             return s
         if self._stopping:
             raise rpc.RpcError(rpc.UPSTREAM_UNAVAILABLE, f"upstream {self.name!r} is stopping")
+        if self._restart_task is not None and not self._restart_task.done() and self.restarting_at:
+            # Waiting out a restart backoff: calls fail fast instead of restarting a
+            # crash-looping server on every call.
+            wait = max(0.0, self.restarting_at - time.monotonic())
+            why = f": {self.last_error}" if self.last_error else ""
+            raise rpc.RpcError(
+                rpc.UPSTREAM_UNAVAILABLE,
+                f"upstream {self.name!r} is down{why}; restarting in {wait:.1f} s",
+            )
         if self._starting is None or self._starting.done():
             self._starting = asyncio.ensure_future(self._start())
         try:
@@ -141,7 +151,9 @@ class Upstream:
 
     async def _restart_after(self, delay: float) -> None:
         self.state = "backoff"
+        self.restarting_at = time.monotonic() + delay
         await asyncio.sleep(delay)
+        self.restarting_at = 0.0
         if self._stopping:
             return
         old = self.session
