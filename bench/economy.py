@@ -76,6 +76,16 @@ LARGE_RESULTS: tuple[tuple[str, str], ...] = (
 )
 DEDUP_TOOL = ("github", "get_file_contents")
 DEDUP_REPEATS = 3
+CAPPED: JsonObj = {"max_tokens": MAX_TOKENS, "dedup": False}
+DEDUPED: JsonObj = {"max_tokens": MAX_TOKENS, "dedup": True}
+PACKED: JsonObj = {"packs": ["github", "jira", "urls"], "dedup": False}
+# What a model would keep of each large JSON result (invoke_tool's `fields`).
+PROJECTIONS: dict[tuple[str, str], tuple[str, ...]] = {
+    ("github", "list_issues"): ("number", "title", "state", "labels.name"),
+    ("github", "search_code"): ("path",),
+    ("jira", "jira_search"): ("key", "fields.summary", "fields.status.name"),
+    ("postgres", "pg_query"): ("id", "email"),
+}
 
 # The published figures of the anchor (LeanProxy's harness on the same catalog).
 ANCHOR = {
@@ -495,6 +505,15 @@ async def measure_discovery(
         ANCHOR["native_list"],
         "one passthrough gateway per server, --no-prefix (what a client reads without Manifold)",
     )
+    lt_sum = sum(v["list_tools"] for v in per_server.values())
+    ctx.info(
+        "discovery",
+        "list_tools(server) answers, the 5 servers",
+        "tokens",
+        lt_sum,
+        note=f"{lt_sum / native_sum - 1:+.1%} against the servers' own lists (JSON inside a JSON "
+        "string: every quote escaped); only the search-miss fallback pays it",
+    )
     ctx.info("discovery", "list_servers answer", "tokens", list_servers)
     return out
 
@@ -769,47 +788,50 @@ async def measure_governor(ctx: Ctx) -> None:
     servers = sorted(
         {s for s, _ in LARGE_RESULTS} | {p.server for s in load_sessions() for p in s.prompts}
     )
-    capped = {"max_tokens": MAX_TOKENS, "dedup": False}
+    large_servers = sorted({s for s, _ in LARGE_RESULTS})
     async with contextlib.AsyncExitStack() as stack:
-        off, on, dedup = await start_many(
+        off, on, dedup, packs, default = await start_many(
             ctx,
             stack,
             [
-                ("gov-off", "router", servers, {"large": True}),
-                ("gov-on", "router", servers, {"large": True, "response": capped}),
-                (
-                    "gov-dedup",
-                    "router",
-                    servers,
-                    {"large": True, "response": {"max_tokens": MAX_TOKENS, "dedup": True}},
-                ),
+                # dedup off and no budget: the governor is not in the chain at all
+                ("gov-off", "router", servers, {"large": True, "response": {"dedup": False}}),
+                ("gov-cap", "router", servers, {"large": True, "response": CAPPED}),
+                ("gov-dedup", "router", large_servers, {"large": True, "response": DEDUPED}),
+                ("gov-packs", "router", large_servers, {"large": True, "response": PACKED}),
+                # the default response config: no budget, dedup on; `fields` projects
+                ("gov-default", "router", large_servers, {"large": True}),
             ],
         )
 
         async def invoke(
-            gw: Gateway, server: str, tool: str, args: JsonObj | None = None
+            gw: Gateway, server: str, tool: str, args: JsonObj | None = None, **extra: Any
         ) -> Exchange:
-            ex = await gw.conn.call(
-                "invoke_tool", {"server": server, "tool": tool, "arguments": args or {}}, 120
-            )
+            params = {"server": server, "tool": tool, "arguments": args or {}, **extra}
+            ex = await gw.conn.call("invoke_tool", params, 120)
             if ex.is_error:
                 raise GatewayFailed(f"{gw.label}: invoke_tool {server}/{tool}: {ex.text[:200]}")
             return ex
 
         # Dedup first, on a fresh session: the same file read 1 + DEDUP_REPEATS times.
-        d_reads = [
-            (await invoke(dedup, *DEDUP_TOOL)).answer_tokens for _ in range(1 + DEDUP_REPEATS)
-        ]
+        on_reads = [await invoke(dedup, *DEDUP_TOOL) for _ in range(1 + DEDUP_REPEATS)]
 
         calls: list[JsonObj] = []
         carried = {"off": 0.0, "on": 0.0}
         session = {"off": 0.0, "on": 0.0}
         readback: JsonObj = {}
+        native_text: dict[tuple[str, str], Exchange] = {}
         for i, (server, tool) in enumerate(LARGE_RESULTS):
             a = await invoke(off, server, tool)
             b = await invoke(on, server, tool)
+            native_text[(server, tool)] = a
             calls.append(
-                {"tool": f"{server} {tool}", "native": a.answer_tokens, "governed": b.answer_tokens}
+                {
+                    "tool": f"{server} {tool}",
+                    "native": a.answer_tokens,
+                    "governed": b.answer_tokens,
+                    "governed_result_json": estimate(orjson.dumps(b.result).decode()),
+                }
             )
             for k, ex in (("off", a), ("on", b)):
                 if i:
@@ -818,32 +840,49 @@ async def measure_governor(ctx: Ctx) -> None:
                 carried[k] += ex.answer_tokens
             if (server, tool) == DEDUP_TOOL:
                 readback = await read_back(on, b.text, a.text)
-        # Truncation-only repeats of the dedup tool (dedup off), for the dedup comparison.
-        off_reads = [
-            (await invoke(on, *DEDUP_TOOL)).answer_tokens for _ in range(1 + DEDUP_REPEATS)
-        ]
+        # Truncation-only reads of the dedup tool (dedup off), for the dedup comparison.
+        off_reads = [await invoke(on, *DEDUP_TOOL) for _ in range(1 + DEDUP_REPEATS)]
+
+        # Projection: drop packs, and the fields a model asks for, each without a budget.
+        projection: list[JsonObj] = []
+        for (server, tool), fields in PROJECTIONS.items():
+            native = native_text[(server, tool)]
+            p = await invoke(packs, server, tool)
+            f = await invoke(default, server, tool, fields=list(fields))
+            projection.append(
+                {
+                    "tool": f"{server} {tool}",
+                    "native": native.answer_tokens,
+                    "packs": p.answer_tokens,
+                    "fields": list(fields),
+                    "with_fields": f.answer_tokens,
+                    "fields_kept": _fields_kept(f.text, fields),
+                }
+            )
 
         # Normal-size results must come through the governor unchanged.
         normal = same = 0
         large = set(LARGE_RESULTS)
         for s in load_sessions():
-            for i, p in enumerate(s.prompts):
-                if (p.server, p.tool) in large:
+            for i, pr in enumerate(s.prompts):
+                if (pr.server, pr.tool) in large:
                     continue
-                a = await invoke(off, p.server, p.tool, {"prompt": i})
-                b = await invoke(on, p.server, p.tool, {"prompt": i})
+                a = await invoke(off, pr.server, pr.tool, {"prompt": i})
+                b = await invoke(on, pr.server, pr.tool, {"prompt": i})
                 normal += 1
-                same += a.result.get("content") == b.result.get("content")
+                same += a.result == b.result
 
     native_total = sum(c["native"] for c in calls)
     governed_total = sum(c["governed"] for c in calls)
-    saving = 1 - governed_total / native_total
-    worst = max(c["governed"] for c in calls)
-    if native_total and governed_total == native_total:
+    if governed_total >= native_total:
         raise NotAvailable(
             "the governor module exists but results came back whole (not wired into the pipeline?)"
         )
-    d_session_off, d_session_on = sum(off_reads), sum(d_reads)
+    saving = 1 - governed_total / native_total
+    worst = max(calls, key=lambda c: c["governed"])
+    d_off = [ex.answer_tokens for ex in off_reads]
+    d_on = [ex.answer_tokens for ex in on_reads]
+    d_session_off, d_session_on = sum(d_off), sum(d_on)
     ctx.details["governor"] = {
         "max_tokens": MAX_TOKENS,
         "calls": calls,
@@ -854,10 +893,13 @@ async def measure_governor(ctx: Ctx) -> None:
         "session_governed": round(session["on"]),
         "read_back": readback,
         "normal_results_unchanged": [same, normal],
+        "projection": projection,
+        "packs": list(PACKED["packs"]),
         "dedup": {
             "tool": " ".join(DEDUP_TOOL),
-            "reads_dedup_off": off_reads,
-            "reads_dedup_on": d_reads,
+            "reads_dedup_off": d_off,
+            "reads_dedup_on": d_on,
+            "repeat_text": on_reads[-1].text[:300],
             "session_off": d_session_off,
             "session_on": d_session_on,
             "savings": 1 - d_session_on / d_session_off if d_session_off else 0.0,
@@ -879,21 +921,25 @@ async def measure_governor(ctx: Ctx) -> None:
         "governor",
         "largest governed result line",
         "tokens",
-        worst,
+        worst["governed"],
         f"<= {MAX_TOKENS} (max_tokens)",
-        worst <= MAX_TOKENS,
-        note="the whole JSON-RPC answer line, envelope and escaping included",
-        fix="count the envelope and JSON escaping against the budget in middleware/governor.py",
+        worst["governed"] <= MAX_TOKENS,
+        note=f"{worst['tool']}: the whole JSON-RPC answer line, envelope and escaping included "
+        f"(its result JSON alone: {worst['governed_result_json']:,})",
+        fix="count the JSON-RPC envelope against the budget in middleware/governor.py",
     )
-    ok_rb = bool(readback.get("identical"))
     ctx.target(
         "governor",
         "read_result pages rebuild the full result",
         "pages",
         float(readback.get("pages", 0)),
         "identical to the original",
-        ok_rb,
-        note=str(readback.get("error") or f"largest page line {readback.get('max_page_tokens')}"),
+        bool(readback.get("identical")),
+        note=str(
+            readback.get("error")
+            or f"{' '.join(DEDUP_TOOL)}; largest page line {readback.get('max_page_tokens'):,} "
+            "tokens"
+        ),
         fix="read_result must page the stored text byte-identically",
     )
     ctx.target(
@@ -903,9 +949,10 @@ async def measure_governor(ctx: Ctx) -> None:
         float(same),
         f"all {normal} identical",
         same == normal,
+        note="the sessions' calls other than the five large tools, capped gateway vs ungoverned",
         fix="leave results under the budget untouched",
     )
-    repeat = d_reads[1] if len(d_reads) > 1 else 0
+    repeat = max(d_on[1:]) if len(d_on) > 1 else 0
     ctx.target(
         "governor",
         "dedup: repeated identical read",
@@ -913,18 +960,36 @@ async def measure_governor(ctx: Ctx) -> None:
         repeat,
         "<= 70",
         repeat <= 70,
-        note=f"{' '.join(DEDUP_TOOL)}: first read {d_reads[0]:,}, repeats {d_reads[1:]}",
-        fix="a shorter dedup stub in middleware/governor.py",
+        note=f"{' '.join(DEDUP_TOOL)}: first read {d_on[0]:,}, repeats {d_on[1:]} (whole lines)",
+        fix="a shorter dedup note in middleware/governor.py (the line adds ~10 tokens of "
+        "JSON-RPC envelope to the result JSON)",
     )
-    ds = ctx.details["governor"]["dedup"]
     ctx.info(
         "governor",
         f"dedup: session of 1 + {DEDUP_REPEATS} reads, saved over truncation alone",
         "%",
-        100 * ds["savings"],
+        100 * (1 - d_session_on / d_session_off),
         ANCHOR["dedup_session"],
         f"{d_session_off:,} -> {d_session_on:,} tokens",
     )
+    p_native = sum(p["native"] for p in projection)
+    for label, key in (
+        (f"drop packs {', '.join(PACKED['packs'])}", "packs"),
+        ("fields", "with_fields"),
+    ):
+        total = sum(p[key] for p in projection)
+        ctx.info(
+            "governor",
+            f"projection, {label}, {len(projection)} JSON results",
+            "% saved",
+            100 * (1 - total / p_native),
+            note=f"{p_native:,} -> {total:,} tokens, no budget",
+        )
+
+
+def _fields_kept(text: str, fields: Sequence[str]) -> bool:
+    """Whether a projected JSON text still holds every asked-for field name."""
+    return all(f'"{f.rsplit(".", 1)[-1]}"' in text for f in fields)
 
 
 # --------------------------------------------------------------------------------------------
@@ -1073,11 +1138,11 @@ def write_report(ctx: Ctx, env: JsonObj) -> str:
             "",
             "## Discovery payloads",
             "",
-            "| server | tools | native tools/list | router list_tools(server) | difference |",
+            "| server | tools | native tools/list | router list_tools(server) | vs native |",
             "| --- | ---: | ---: | ---: | ---: |",
         ]
         for s, v in disc["per_server"].items():
-            diff = 1 - v["list_tools"] / v["native"]
+            diff = v["list_tools"] / v["native"] - 1
             lines.append(
                 f"| {s} | {v['tools']} | {v['native']:,} | {v['list_tools']:,} | {diff:+.1%} |"
             )
@@ -1087,8 +1152,9 @@ def write_report(ctx: Ctx, env: JsonObj) -> str:
             f"| {1 - disc['router_list'] / disc['native_passthrough']:.1%} smaller |",
             "",
             "`list_tools(server)` answers with the server's full tool definitions (names, "
-            "descriptions, schemas) as JSON text inside a tool result, so it costs about what the "
-            "server's native list costs: it is the fallback when search misses, not the saving.",
+            "descriptions, schemas) as JSON text inside a tool result, every quote escaped, so it "
+            "costs a little more than the server's native list: it is the fallback when search "
+            "misses, not where the saving comes from.",
         ]
     search = ctx.details.get("search")
     if search:
@@ -1145,36 +1211,7 @@ def write_report(ctx: Ctx, env: JsonObj) -> str:
         ]
     gov = ctx.details.get("governor")
     if gov:
-        lines += [
-            "",
-            f"## Response governor (max_tokens {gov['max_tokens']:,})",
-            "",
-            "| call | native | governed | savings |",
-            "| --- | ---: | ---: | ---: |",
-        ]
-        for c in gov["calls"]:
-            lines.append(
-                f"| {c['tool']} | {c['native']:,} | {c['governed']:,} "
-                f"| {1 - c['governed'] / c['native']:.1%} |"
-            )
-        lines.append(
-            f"| **total** | **{gov['native_total']:,}** | **{gov['governed_total']:,}** "
-            f"| **{gov['savings']:.1%}** |"
-        )
-        lines.append(
-            f"| session (earlier results re-read at 0.25x) | {gov['session_native']:,} "
-            f"| {gov['session_governed']:,} "
-            f"| {1 - gov['session_governed'] / gov['session_native']:.1%} |"
-        )
-        d = gov["dedup"]
-        lines += [
-            "",
-            f"Dedup: {d['tool']} read {len(d['reads_dedup_on'])} times in one session; "
-            f"dedup off {d['reads_dedup_off']} tokens, dedup on {d['reads_dedup_on']}; session "
-            f"{d['session_off']:,} -> {d['session_on']:,} ({d['savings']:.1%} saved).",
-        ]
-        for proj in gov.get("projection", []):
-            lines.append(str(proj))
+        lines += _governor_tables(gov)
     if ctx.warnings:
         lines += ["", "Warnings:", *(f"- {w}" for w in ctx.warnings)]
     md = "\n".join(lines) + "\n"
@@ -1187,6 +1224,88 @@ def write_report(ctx: Ctx, env: JsonObj) -> str:
     }
     (ctx.out / "economy.json").write_bytes(orjson.dumps(report, option=orjson.OPT_INDENT_2))
     return md
+
+
+def _inline(value: JsonObj) -> str:
+    return str(yaml.safe_dump(value, default_flow_style=True, sort_keys=False)).strip()
+
+
+def _governor_tables(gov: JsonObj) -> list[str]:
+    def pct(after: float, before: float) -> str:
+        return f"{1 - after / before:.1%}" if before else "-"
+
+    lines = [
+        "",
+        f"## Response governor (max_tokens {gov['max_tokens']:,})",
+        "",
+        "The five large results of the mock's `--large` mode through `invoke_tool`, ungoverned "
+        f"(`response: {{dedup: false}}`) and with `response: {_inline(CAPPED)}`. Tokens of the "
+        "whole JSON-RPC answer line.",
+        "",
+        "| call | native | governed | savings | governed result JSON |",
+        "| --- | ---: | ---: | ---: | ---: |",
+    ]
+    for c in gov["calls"]:
+        lines.append(
+            f"| {c['tool']} | {c['native']:,} | {c['governed']:,} "
+            f"| {pct(c['governed'], c['native'])} | {c['governed_result_json']:,} |"
+        )
+    lines += [
+        f"| **total** | **{gov['native_total']:,}** | **{gov['governed_total']:,}** "
+        f"| **{gov['savings']:.1%}** | |",
+        f"| session (earlier results re-read at 0.25x) | {gov['session_native']:,} "
+        f"| {gov['session_governed']:,} "
+        f"| {pct(gov['session_governed'], gov['session_native'])} | |",
+    ]
+    rb = gov["read_back"]
+    same, normal = gov["normal_results_unchanged"]
+    lines += [
+        "",
+        f"read_result: {rb.get('pages', 0)} pages read back, identical to the original: "
+        f"{bool(rb.get('identical'))}"
+        + (f" ({rb['error']})" if rb.get("error") else "")
+        + f". Normal-size results unchanged under the budget: {same}/{normal}.",
+    ]
+    proj = gov.get("projection") or []
+    if proj:
+        lines += [
+            "",
+            "Projection, no budget: `response.packs: "
+            f"[{', '.join(gov['packs'])}]`, or the default config with invoke_tool's `fields`.",
+            "",
+            "| call | native | drop packs | savings | fields | with fields | savings |",
+            "| --- | ---: | ---: | ---: | --- | ---: | ---: |",
+        ]
+        for p in proj:
+            kept = "" if p["fields_kept"] else " (fields missing!)"
+            lines.append(
+                f"| {p['tool']} | {p['native']:,} | {p['packs']:,} "
+                f"| {pct(p['packs'], p['native'])} | `{', '.join(p['fields'])}`{kept} "
+                f"| {p['with_fields']:,} | {pct(p['with_fields'], p['native'])} |"
+            )
+    d = gov["dedup"]
+    lines += [
+        "",
+        f"Dedup: {d['tool']} read {len(d['reads_dedup_on'])} times in one session "
+        f"(`response: {_inline(DEDUPED)}` against the same without dedup):",
+        "",
+        "| read | dedup off | dedup on | savings |",
+        "| --- | ---: | ---: | ---: |",
+        f"| first | {d['reads_dedup_off'][0]:,} | {d['reads_dedup_on'][0]:,} "
+        f"| {pct(d['reads_dedup_on'][0], d['reads_dedup_off'][0])} |",
+    ]
+    if len(d["reads_dedup_on"]) > 1:
+        lines.append(
+            f"| repeat | {d['reads_dedup_off'][1]:,} | {d['reads_dedup_on'][1]:,} "
+            f"| {pct(d['reads_dedup_on'][1], d['reads_dedup_off'][1])} |"
+        )
+    lines += [
+        f"| **session** | **{d['session_off']:,}** | **{d['session_on']:,}** "
+        f"| **{d['savings']:.1%}** |",
+        "",
+        f"A repeat reads: `{_cell(d['repeat_text'], 300)}`",
+    ]
+    return lines
 
 
 def _git_commit() -> str:
