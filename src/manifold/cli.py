@@ -1,4 +1,4 @@
-"""The `manifold` command line: run, serve, check, tools, import."""
+"""The `manifold` command line: run, serve, check, tools, report, import."""
 
 from __future__ import annotations
 
@@ -262,6 +262,60 @@ def tools(config: str, no_prefix: bool, as_json: bool) -> None:
         table.add_row(t["name"], r.upstream, (desc[0] if desc else "")[:80])
     Console().print(table)
     click.echo(f"{len(listing)} tools", err=True)
+
+
+@main.command()
+@click.option(
+    "--config",
+    "-c",
+    "config",
+    default=None,
+    type=click.Path(dir_okay=False),
+    help="Read state.path from this config (the file the gateway writes).",
+)
+@click.option("--state", default=None, help="The SQLite state file (overrides the config).")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@click.option(
+    "--since",
+    "since_days",
+    type=click.IntRange(min=1),
+    default=None,
+    metavar="DAYS",
+    help="Only the last DAYS days (UTC; 1 = today).",
+)
+def report(config: str | None, state: str | None, as_json: bool, since_days: int | None) -> None:
+    """Token savings per mechanism, rebuilt from the state store."""
+    import datetime as dt
+
+    from manifold.config import StateConfig
+    from manifold.economy.savings import build_report, report_tables
+    from manifold.economy.store import read_totals, utc_day
+
+    if state is None:
+        state = _load(config, False).state.path if config else StateConfig().path
+        if not state:
+            raise click.ClickException(
+                f"{config}: state.path is empty (savings are kept in memory only): "
+                "nothing to report"
+            )
+    since = None
+    if since_days is not None:
+        since = utc_day(dt.datetime.now(dt.UTC) - dt.timedelta(days=since_days - 1))
+    try:
+        rows = read_totals(state, since)
+    except Exception as e:  # sqlite3.Error, or not a database at all
+        raise click.ClickException(f"{state}: cannot read savings ({e})") from None
+    rep = build_report(rows, state, since)
+    if rows is None:
+        click.echo(f"no savings recorded yet: {state} does not exist", err=True)
+    if as_json:
+        click.echo(json.dumps(rep, indent=2))
+        return
+    from rich.console import Console
+
+    console = Console()
+    for table in report_tables(rep):
+        console.print(table)
 
 
 @main.command("import")

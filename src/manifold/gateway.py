@@ -25,7 +25,7 @@ from manifold.downstream.session import DownstreamSession, Send
 from manifold.economy.exposure import Exposure
 from manifold.economy.results import ResultStore
 from manifold.economy.router_tools import GatewayTools
-from manifold.economy.savings import Savings
+from manifold.economy.savings import Savings, open_store
 from manifold.middleware import build_middleware
 from manifold.pipeline import Middleware, compose
 from manifold.protocol import jsonrpc as rpc
@@ -86,7 +86,7 @@ class Gateway:
         page_tokens = config.response.page_tokens or config.response.max_tokens or 4000
         self.results: ResultStore | None = ResultStore(page_tokens * 4, config.response.store_ttl)
         self.local_tools = GatewayTools(self)
-        self.savings = Savings()
+        self.savings = Savings(store=open_store(config.state.path))
         self.router = Router(self.upstreams, self.catalog, self.local_tools)
         chain = list(middleware) if middleware else build_middleware(self)
         self.pipeline = compose(chain, self.router)
@@ -107,6 +107,7 @@ class Gateway:
 
     async def start(self) -> None:
         """Connect every eager upstream (concurrently, bounded), then serve."""
+        self.savings.start()
         eager = [u for u in self.upstreams.values() if not u.cfg.lazy]
         await asyncio.gather(*(self._start_one(u) for u in eager))
         self._ready.set()
@@ -142,7 +143,9 @@ class Gateway:
         for listener in list(self.listeners):
             if not listener.done.done():
                 listener.done.set_result(None)
+        await self.savings.flush()  # before the upstreams: a client may give us little time
         await asyncio.gather(*(u.stop() for u in self.upstreams.values()), return_exceptions=True)
+        await self.savings.stop()
 
     def spawn(self, coro: Any) -> asyncio.Task[Any]:
         task: asyncio.Task[Any] = asyncio.ensure_future(coro)

@@ -22,6 +22,7 @@ from manifold.downstream.mrtr import HANDLE_PREFIX, InputAsk, Parked
 from manifold.downstream.session import DownstreamSession, RequestSink, Send
 from manifold.economy.router_tools import GATEWAY, HYBRID_TOOLS, ROUTER_TOOLS
 from manifold.economy.router_tools import NAMES as GATEWAY_TOOL_NAMES
+from manifold.middleware.accounting import ListingMeter
 from manifold.pipeline import CallContext
 from manifold.protocol import jsonrpc as rpc
 from manifold.protocol.eras import (
@@ -116,6 +117,7 @@ def _strip_modern_meta(params: dict[str, Any]) -> dict[str, Any]:
 class Dispatcher:
     def __init__(self, gateway: Gateway) -> None:
         self.gw = gateway
+        self.listing = ListingMeter(gateway.savings)  # router/hybrid tools/list savings
         self.handlers: dict[str, Handler] = {
             "initialize": self.initialize,
             "ping": self.ping,
@@ -268,12 +270,13 @@ class Dispatcher:
         await self.gw.wait_ready()
         await self.gw.ensure_lazy()
         items = self.gw.catalog.items(kind)
+        native: list[dict[str, Any]] | None = None
         if kind == "tools":
             mode = self.gw.exposure.mode_for(self._client_name(r))
             if mode == "router":
-                items = ROUTER_TOOLS
+                native, items = items, ROUTER_TOOLS
             elif mode == "hybrid":
-                items = [*items, *HYBRID_TOOLS]
+                native, items = items, [*items, *HYBRID_TOOLS]
         cursor = r.params.get("cursor")
         start = 0 if cursor is None else self.gw.cursors.read(kind, cursor)
         size = self.gw.config.page_size
@@ -284,6 +287,18 @@ class Dispatcher:
         if r.modern:
             result["ttlMs"] = self.gw.list_ttl_ms
             result["cacheScope"] = "private"
+        if native is not None:
+            self.listing.record(
+                r.id,
+                mode,
+                native,
+                start,
+                size,
+                result,
+                r.modern,
+                self.gw.list_ttl_ms,
+                self.gw.cursors,
+            )
         return result
 
     async def set_level(self, r: Request) -> Result:

@@ -12,5 +12,11 @@ if TYPE_CHECKING:
 
 def build_middleware(gw: Gateway) -> list[Middleware]:
     """The configured chain, outermost first."""
-    chain: list[Middleware] = []
+    from manifold.middleware.accounting import accounting_pair
+
+    # Accounting wraps everything (what the model reads); its raw meter is the innermost step
+    # (what the upstream returned). Keep them first and last.
+    accounting, raw_meter = accounting_pair(gw.savings, gw.upstreams)
+    chain: list[Middleware] = [accounting]
+    chain.append(raw_meter)
     return chain
