@@ -11,6 +11,7 @@ import itertools
 import os
 import time
 from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 
@@ -27,13 +28,16 @@ class ResultStore:
         self.page_chars = max(page_chars, 1)
         self.ttl = ttl
         self.max_items = max_items
-        self._items: OrderedDict[str, tuple[float, str]] = OrderedDict()
+        # id -> (expiry, text, end offset of each page; empty: pages of `page_chars`)
+        self._items: OrderedDict[str, tuple[float, str, tuple[int, ...]]] = OrderedDict()
         self._ids = itertools.count(1)
         self._salt = os.urandom(3).hex()
 
-    def put(self, text: str) -> str:
+    def put(self, text: str, bounds: Sequence[int] = ()) -> str:
+        """Keep `text`; `bounds` (ascending end offsets, the last one `len(text)`) sets the
+        pages, which the governor sizes by their encoded length."""
         rid = f"r{next(self._ids)}{self._salt}"
-        self._items[rid] = (time.monotonic() + self.ttl, text)
+        self._items[rid] = (time.monotonic() + self.ttl, text, tuple(bounds))
         while len(self._items) > self.max_items:
             self._items.popitem(last=False)
         return rid
@@ -46,9 +50,11 @@ class ResultStore:
         if item is None or item[0] < time.monotonic():
             self._items.pop(rid, None)
             return None
-        text = item[1]
-        n = self.pages(text)
+        _, text, bounds = item
+        n = len(bounds) if bounds else self.pages(text)
         if page < 1 or page > n:
             return Page(rid, page, n, "")
+        if bounds:
+            return Page(rid, page, n, text[bounds[page - 2] if page > 1 else 0 : bounds[page - 1]])
         start = (page - 1) * self.page_chars
         return Page(rid, page, n, text[start : start + self.page_chars])

@@ -1,0 +1,500 @@
+"""The response governor: what one tool result may cost the model (config `response:`).
+
+On the way back from an upstream `tools/call`, in this order:
+
+1. **Projection**: JSON text results lose the fields named by `response.drop` and the packs of
+   `response.packs`, and keep only `ctx.fields` when the model asked for fields (invoke_tool);
+   re-serialized compactly (economy/projection.py).
+2. **Dedup**: in one client session, a result byte-identical to one given earlier becomes a
+   short note naming the earlier call's tool and a `read_result` id (economy/dedup.py).
+3. **Cap**: a result over `response.max_tokens` (the one estimator, economy/tokens.py, over the
+   result JSON) becomes the first part of its full text plus a note naming the stored id and
+   the page count; or, with `response.summarize`, a summary plus that note, falling back to the
+   first part on any failure. The full text goes to the result store (`gw.results`) for
+   `read_result`.
+
+The full text of a result is the text of its `text` blocks and the `text` of its embedded
+`resource` blocks, in order, joined with "\\n"; with no such block, the JSON of its
+structuredContent. Pages of the stored text, joined, are byte-identical to it. Other blocks
+(images, audio, links) go along while they fit in half the budget, otherwise the note counts
+them as left out. A cut result keeps `resultType`; it drops `_meta` and structuredContent,
+except that a tool declaring an outputSchema gets a placeholder structuredContent (the
+required fields with empty values) so that SDK clients, which check it, accept the result.
+
+A governed result never exceeds `max_tokens`, measured over the whole result JSON returned;
+room is kept for the `"resultType":"complete",` the dispatcher adds for a modern client and for
+the JSON-RPC envelope around it (ids of up to 24 characters), so the whole answer line fits.
+read_result pages are sized the same way against the page size (`response.page_tokens`, by
+default `max_tokens`). A repeat note takes at most 70 tokens, line included.
+Results under the budget are relayed untouched and undecoded when there is nothing to project
+(the byte length alone decides). `isError` results, calls to the gateway's own tools (whose
+inner call, for invoke_tool, passes here on its own) and results that are not complete are
+relayed as they are. Every mechanism that changed a result is counted in `gw.savings`.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+from collections import OrderedDict
+from typing import TYPE_CHECKING, Any, Final
+
+import msgspec
+import orjson
+
+from manifold.config import ConfigError, ResponseConfig
+from manifold.economy.dedup import Dedup, Seen, digest
+from manifold.economy.projection import (
+    Dropper,
+    Keeper,
+    PatternError,
+    compile_drop,
+    project_result,
+)
+from manifold.economy.results import ResultStore
+from manifold.economy.summarize import Summarizer
+from manifold.economy.tokens import estimate
+from manifold.pipeline import CallContext, CallNext
+from manifold.protocol import jsonrpc as rpc
+from manifold.router import GATEWAY
+
+if TYPE_CHECKING:
+    from manifold.gateway import Gateway
+
+__all__ = ["MIN_MAX_TOKENS", "Governor", "fit", "full_text", "most_pages", "page_bounds", "wanted"]
+
+log = logging.getLogger("manifold.governor")
+
+MIN_MAX_TOKENS: Final = 64  # a smaller budget cannot hold a note and an id; raised to this
+DEDUP_MAX_TOKENS: Final = 70  # a dedup note, whole answer line
+DEDUP_MIN_BYTES: Final = 400  # smaller results are not worth a note (nor a hash)
+# The dispatcher splices this into a legacy-shaped result for a modern client.
+RESULT_TYPE_RESERVE: Final = len(b'"resultType":"complete",')
+# The JSON-RPC answer line around the result, for request ids of up to ID_CHARS characters:
+# the budget holds for the whole line the client reads, not only for the result JSON.
+ID_CHARS: Final = 24
+ENVELOPE_RESERVE: Final = len(b'{"jsonrpc":"2.0","id":,"result":}') + ID_CHARS
+_RID_PLACEHOLDER: Final = "r" + "9" * 13 + "ffffff"  # no shorter than any id the store mints
+# What read_result adds around a page's text (router_tools.read_result): its result frame, the
+# "page n/N" line (up to 99,999 pages; "\n" takes two bytes), resultType and the envelope.
+PAGE_OVERHEAD: Final = (
+    len(b'{"content":[{"type":"text","text":""}],"isError":false}')
+    + len(f"\n[page 99999/99999; read_result(id={_RID_PLACEHOLDER!r}, page=99999) for more]")
+    + 1
+    + RESULT_TYPE_RESERVE
+    + ENVELOPE_RESERVE
+)
+MIN_PAGE_BYTES: Final = 32
+STUB_MAX_BYTES: Final = 200
+
+
+def wanted(cfg: ResponseConfig) -> bool:
+    """Whether the governor has anything to do under this config."""
+    return bool(cfg.max_tokens > 0 or cfg.drop or cfg.packs or cfg.dedup)
+
+
+# ------------------------------------------------------------------ paging
+
+
+def _jlen(s: str) -> int:
+    """Bytes `s` takes inside a JSON string (orjson: UTF-8, short escapes)."""
+    return len(orjson.dumps(s)) - 2
+
+
+def fit(text: str, start: int, room: int) -> int:
+    """The largest `end` such that `text[start:end]` JSON-encoded takes at most `room` bytes;
+    cut just after a newline when there is one in the last fifth."""
+    n = len(text)
+    if room <= 0 or start >= n:
+        return start
+    hi = min(n, start + room)  # every character takes at least one byte
+    if _jlen(text[start:hi]) <= room:
+        end = hi
+    else:
+        lo = start
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            if _jlen(text[start:mid]) <= room:
+                lo = mid
+            else:
+                hi = mid
+        end = lo
+    if start < end < n:
+        nl = text.rfind("\n", start, end)
+        if nl >= 0 and (nl + 1 - start) * 5 >= (end - start) * 4:
+            end = nl + 1
+    return end
+
+
+def page_bounds(text: str, start: int, room: int) -> list[int]:
+    """End offsets of the pages of `text[start:]`, each at most `room` bytes encoded."""
+    bounds: list[int] = []
+    pos = start
+    n = len(text)
+    while pos < n:
+        end = fit(text, pos, room)
+        if end == pos:
+            end = pos + 1  # only when room < 6 (one escaped character); never loop
+        bounds.append(end)
+        pos = end
+    return bounds
+
+
+# ------------------------------------------------------------------ result parts
+
+
+def full_text(result: dict[str, Any]) -> tuple[str | None, list[Any]]:
+    """(the result's full text or None, its blocks that are not part of that text)."""
+    texts: list[str] = []
+    others: list[Any] = []
+    for block in result.get("content") or []:
+        if isinstance(block, dict):
+            kind = block.get("type")
+            if kind == "text" and isinstance(block.get("text"), str):
+                texts.append(block["text"])
+                continue
+            res = block.get("resource")
+            if kind == "resource" and isinstance(res, dict) and isinstance(res.get("text"), str):
+                texts.append(res["text"])
+                continue
+        others.append(block)
+    if texts:
+        return "\n".join(texts), others
+    sc = result.get("structuredContent")
+    if sc is not None:
+        try:
+            return orjson.dumps(sc).decode(), others
+        except orjson.JSONEncodeError:
+            return None, others
+    return None, others
+
+
+def stub(schema: Any, depth: int = 0) -> Any:
+    """A small value of a JSON schema: its required properties with empty values."""
+    if not isinstance(schema, dict) or depth > 6:
+        return None
+    if "const" in schema:
+        return schema["const"]
+    enum = schema.get("enum")
+    if isinstance(enum, list) and enum:
+        return enum[0]
+    t = schema.get("type")
+    if isinstance(t, list):
+        if "null" in t:
+            return None
+        t = t[0] if t else None
+    if t == "object" or (t is None and isinstance(schema.get("properties"), dict)):
+        props = schema.get("properties")
+        props = props if isinstance(props, dict) else {}
+        required = schema.get("required")
+        names = [k for k in required if isinstance(k, str)] if isinstance(required, list) else []
+        return {k: stub(props.get(k), depth + 1) for k in names}
+    if t == "array":
+        return []
+    if t == "string":
+        return ""
+    if t in ("integer", "number"):
+        low = schema.get("minimum")
+        return low if isinstance(low, int | float) and not isinstance(low, bool) else 0
+    if t == "boolean":
+        return False
+    return None
+
+
+def _dumps(obj: dict[str, Any]) -> bytes:
+    return orjson.dumps(obj)
+
+
+def _text(text: str) -> dict[str, Any]:
+    return {"type": "text", "text": text}
+
+
+# ------------------------------------------------------------------ the middleware
+
+
+class Governor:
+    def __init__(self, gw: Gateway) -> None:
+        cfg = gw.config.response
+        self.gw = gw
+        self.cfg = cfg
+        mt = cfg.max_tokens
+        if 0 < mt < MIN_MAX_TOKENS:
+            log.warning(
+                "response.max_tokens %d is below %d (too small for a note); using %d",
+                mt,
+                MIN_MAX_TOKENS,
+                MIN_MAX_TOKENS,
+            )
+            mt = MIN_MAX_TOKENS
+        self.max_tokens = mt
+        self.cap_bytes = mt * 4 if mt else sys.maxsize
+        try:
+            self.drop: Dropper | None = compile_drop(cfg.drop, cfg.packs)
+        except PatternError as e:
+            raise ConfigError(f"response: {e}") from None
+        self.dedup: Dedup | None = Dedup() if cfg.dedup else None
+        self.summarizer: Summarizer | None = None
+        if cfg.summarize is not None:
+            try:
+                self.summarizer = Summarizer(cfg.summarize)
+            except ValueError as e:
+                raise ConfigError(f"response.summarize.url: {e}") from None
+        self._keepers: OrderedDict[tuple[str, ...], Keeper] = OrderedDict()
+
+    # ------------------------------------------------------------- hot path
+
+    async def __call__(self, ctx: CallContext, call_next: CallNext) -> rpc.Incoming:
+        if ctx.method != "tools/call" or ctx.route.upstream == GATEWAY:
+            return await call_next(ctx)
+        res = await call_next(ctx)
+        raw = res.result
+        size = len(raw)
+        if res.error is not None or not size:
+            return res
+        if self.drop is None and not ctx.fields:
+            limit = self.cap_bytes
+            if self.dedup is not None and ctx.session_key:
+                limit = min(limit, DEDUP_MIN_BYTES)
+            if size <= limit:
+                return res  # nothing to look at: relayed undecoded
+        return await self._govern(ctx, res, bytes(raw))
+
+    # ------------------------------------------------------------- slow path
+
+    async def _govern(self, ctx: CallContext, res: rpc.Incoming, raw: bytes) -> rpc.Incoming:
+        try:
+            obj = orjson.loads(raw)
+        except orjson.JSONDecodeError:
+            return res
+        if (
+            not isinstance(obj, dict)
+            or obj.get("isError") is True
+            or obj.get("resultType", "complete") != "complete"
+            or not isinstance(obj.get("content"), list)
+        ):
+            return res
+        savings = self.gw.savings
+        cur = raw
+        keep = self._keeper(ctx.fields) if ctx.fields else None
+        if self.drop is not None or keep is not None:
+            projected = project_result(obj, self.drop, keep)
+            if projected is not None:
+                new = _dumps(projected)
+                if len(new) < len(cur):
+                    savings.record("projection", estimate(cur), estimate(new))
+                    obj, cur = projected, new
+        seen = None
+        if self.dedup is not None and ctx.session_key and len(cur) > DEDUP_MIN_BYTES:
+            key = digest(cur)
+            hit = self.dedup.seen(ctx.session_key, key)
+            if hit is not None:
+                note = self._dedup_note(ctx, obj, hit)
+                if note is not None:
+                    would = min(estimate(cur), self.max_tokens or estimate(cur))
+                    savings.record("dedup", would, estimate(note))
+                    return rpc.Incoming(result=msgspec.Raw(note))
+            seen = self.dedup.remember(ctx.session_key, key, ctx.exposed)
+        if len(cur) > self.cap_bytes:
+            out, rid, mechanism = await self._cap(ctx, obj, cur)
+            if seen is not None:
+                seen.rid = rid
+            savings.record(mechanism, estimate(cur), estimate(out))
+            cur = out
+        if cur is raw:
+            return res
+        return rpc.Incoming(result=msgspec.Raw(cur))
+
+    def _keeper(self, fields: list[str]) -> Keeper | None:
+        key = tuple(fields)
+        k = self._keepers.get(key)
+        if k is None:
+            k = self._keepers[key] = Keeper(fields)
+            if len(self._keepers) > 64:
+                self._keepers.popitem(last=False)
+        return k if k.valid else None
+
+    # ------------------------------------------------------------- pieces
+
+    @property
+    def store(self) -> ResultStore | None:
+        return self.gw.results
+
+    def page_room(self) -> int:
+        store = self.store
+        page_chars = store.page_chars if store is not None else self.cap_bytes
+        return max(MIN_PAGE_BYTES, page_chars - PAGE_OVERHEAD)
+
+    def _base(self, ctx: CallContext, obj: dict[str, Any], room: int) -> dict[str, Any]:
+        """The frame of a governed result: resultType and the placeholder structuredContent."""
+        base: dict[str, Any] = {"content": []}
+        if "resultType" in obj:
+            base["resultType"] = obj["resultType"]
+        if "structuredContent" in obj:
+            schema = self._output_schema(ctx)
+            if schema is not None:
+                value = stub(schema)
+                if len(orjson.dumps(value)) <= min(room, STUB_MAX_BYTES):
+                    base["structuredContent"] = value
+        return base
+
+    def _output_schema(self, ctx: CallContext) -> dict[str, Any] | None:
+        for t in self.gw.catalog.upstream_items(ctx.route.upstream, "tools"):
+            if t.get("name") == ctx.route.name:
+                schema = t.get("outputSchema")
+                return schema if isinstance(schema, dict) else None
+        return None
+
+    def _budget(self, obj: dict[str, Any], limit: int) -> int:
+        return limit - ENVELOPE_RESERVE - (0 if "resultType" in obj else RESULT_TYPE_RESERVE)
+
+    def _dedup_note(self, ctx: CallContext, obj: dict[str, Any], hit: Seen) -> bytes | None:
+        budget = self._budget(obj, min(DEDUP_MAX_TOKENS * 4, self.cap_bytes))
+        rid = hit.rid
+        store = self.store
+        if store is not None and (rid is None or store.page(rid, 1) is None):
+            # Not kept (it fitted) or expired: keep it now, so the note can point at it.
+            text, _ = full_text(obj)
+            if text:
+                rid = hit.rid = store.put(text, page_bounds(text, 0, self.page_room()))
+            else:
+                rid = None
+        where = f'; read_result(id="{rid}") shows it again' if rid else ""
+        base = self._base(ctx, obj, budget // 2)
+        tool = hit.tool
+        for _ in range(3):
+            msg = f"Identical to the earlier {tool} result in this session{where}."
+            base["content"] = [_text(msg)]
+            out = _dumps(base)
+            if len(out) <= budget:
+                return out
+            tool = tool[: max(8, len(tool) - (len(out) - budget) - 1)] + "…"
+            base.pop("structuredContent", None)
+        return None
+
+    async def _cap(
+        self, ctx: CallContext, obj: dict[str, Any], cur: bytes
+    ) -> tuple[bytes, str | None, str]:
+        """(the governed result, the stored id, the mechanism: governor or summarize)."""
+        budget = self._budget(obj, self.cap_bytes)
+        total = estimate(cur)
+        text, others = full_text(obj)
+        base = self._base(ctx, obj, budget // 4)
+        # Other blocks go along while they take at most half the budget.
+        kept: list[Any] = []
+        for block in others:
+            trial = {**base, "content": [*kept, block]}
+            if len(_dumps(trial)) <= budget // 2:
+                kept.append(block)
+        left_out = len(others) - len(kept)
+        store = self.store
+        if not text:
+            note = f"[{left_out} content blocks left out: over the {self.max_tokens}-token budget.]"
+            out = _dumps({**base, "content": [*kept, _text(note)] if left_out else kept})
+            return out, None, "governor"
+        if self.summarizer is not None and store is not None:
+            summarized = await self._summarize(ctx, base, kept, text, total, budget)
+            if summarized is not None:
+                return summarized[0], summarized[1], "summarize"
+        return self._truncate(base, kept, left_out, text, total, budget)
+
+    def _cut_note(self, rid: str | None, pages: int, total: int, left_out: int, short: bool) -> str:
+        extra = f" {left_out} other content blocks left out." if left_out else ""
+        if rid is None:
+            return f"[Cut to fit the {self.max_tokens}-token budget; the rest is not kept.{extra}]"
+        if short:
+            return f'[page 1/{pages}; read_result(id="{rid}", page=2)]'
+        return (
+            f"[Cut to fit the {self.max_tokens}-token budget: this is page 1 of {pages} "
+            f'({total} tokens in all). Next: read_result(id="{rid}", page=2).{extra}]'
+        )
+
+    def _truncate(
+        self,
+        base: dict[str, Any],
+        kept: list[Any],
+        left_out: int,
+        text: str,
+        total: int,
+        budget: int,
+    ) -> tuple[bytes, str | None, str]:
+        store = self.store
+        page_room = self.page_room()
+
+        def frame(head: str, note: str | None) -> bytes:
+            content = [_text(head), *kept]
+            if note is not None:
+                content.append(_text(note))
+            return _dumps({**base, "content": content})
+
+        # The note's widest form, to size the first page before the id and count exist.
+        most_pages_ = most_pages(text, page_room) + 1
+        rid_ph = _RID_PLACEHOLDER if store is not None else None
+        short = False
+        room = budget - len(frame("", self._cut_note(rid_ph, most_pages_, total, left_out, False)))
+        if room < 32:
+            short = True
+            room = budget - len(
+                frame("", self._cut_note(rid_ph, most_pages_, total, left_out, True))
+            )
+        end = fit(text, 0, min(room, page_room))  # page 1 must also fit as a page
+        if end == len(text):
+            # The text fits whole; only other blocks (or structuredContent) were too big.
+            extra = f"[{left_out} other content blocks left out (over the budget).]"
+            out = frame(text, extra if left_out else None)
+            return (out if len(out) <= budget else frame(text, None)), None, "governor"
+        if store is None:
+            return (
+                frame(text[:end], self._cut_note(None, 0, total, left_out, short)),
+                None,
+                "governor",
+            )
+        bounds = (
+            [end, *page_bounds(text, end, page_room)] if end else page_bounds(text, 0, page_room)
+        )
+        rid = store.put(text, bounds)
+        out = frame(text[:end], self._cut_note(rid, len(bounds), total, left_out, short))
+        if len(out) > budget or not end:  # never expected; keep the promise regardless
+            note = f'[{len(bounds)} pages: read_result(id="{rid}", page=1)]'
+            out = _dumps({**base, "content": [_text(note)]})
+        return out, rid, "governor"
+
+    async def _summarize(
+        self,
+        ctx: CallContext,
+        base: dict[str, Any],
+        kept: list[Any],
+        text: str,
+        total: int,
+        budget: int,
+    ) -> tuple[bytes, str] | None:
+        assert self.summarizer is not None and self.store is not None
+        page_room = self.page_room()
+        model = self.summarizer.model
+
+        def frame(summary: str, rid: str, pages: int) -> bytes:
+            note = (
+                f"[Summary by {model} of a {total}-token result. Full text in {pages} pages: "
+                f'read_result(id="{rid}", page=1) to page={pages}.]'
+            )
+            return _dumps({**base, "content": [_text(summary), *kept, _text(note)]})
+
+        most_pages_ = most_pages(text, page_room)
+        room = budget - len(frame("", _RID_PLACEHOLDER, most_pages_))
+        if room < 64:
+            return None
+        summary = await self.summarizer.summarize(text, ctx.exposed, room // 4)
+        if summary is None:
+            return None
+        if len(frame(summary, _RID_PLACEHOLDER, most_pages_)) > budget:
+            log.info("summarize: the summary of %s was over the budget; cut instead", ctx.exposed)
+            return None
+        bounds = page_bounds(text, 0, page_room)
+        rid = self.store.put(text, bounds)
+        return frame(summary, rid, len(bounds)), rid
+
+
+def most_pages(text: str, room: int) -> int:
+    """At least as many pages as `page_bounds(text, 0, room)` makes (to size a note): a
+    character takes at most 6 bytes in JSON, and a newline cut keeps 4/5 of a page."""
+    per_page = max(1, (room // 6) * 4 // 5)
+    return -(-len(text) // per_page) + 1
