@@ -18,5 +18,9 @@ def build_middleware(gw: Gateway) -> list[Middleware]:
     # (what the upstream returned). Keep them first and last.
     accounting, raw_meter = accounting_pair(gw.savings, gw.upstreams)
     chain: list[Middleware] = [accounting]
+    from manifold.middleware import governor
+
+    if governor.wanted(gw.config.response):
+        chain.append(governor.Governor(gw))
     chain.append(raw_meter)
     return chain
