@@ -77,6 +77,12 @@ no_prefix_option = click.option(
 log_option = click.option(
     "--log-level", default="warning", show_default=True, help="stderr log level."
 )
+exposure_option = click.option(
+    "--exposure",
+    type=click.Choice(["auto", "router", "passthrough", "hybrid"]),
+    default=None,
+    help="Exposure mode for every client, overriding the config and the client table.",
+)
 
 
 @click.group()
@@ -88,8 +94,9 @@ def main() -> None:
 @main.command()
 @config_option
 @no_prefix_option
+@exposure_option
 @log_option
-def run(config: str, no_prefix: bool, log_level: str) -> None:
+def run(config: str, no_prefix: bool, exposure: str | None, log_level: str) -> None:
     """Serve MCP on stdin/stdout (put this in your IDE's MCP config)."""
     _setup_logging(log_level)
     cfg = _load(config, no_prefix)
@@ -98,7 +105,7 @@ def run(config: str, no_prefix: bool, log_level: str) -> None:
         from manifold.downstream.stdio import StdioFront
         from manifold.gateway import Gateway
 
-        gw = Gateway(cfg)
+        gw = Gateway(cfg, exposure_override=exposure)
         gw.freeze_gc = True
         front = StdioFront(gw)
         stop = asyncio.Event()
@@ -114,10 +121,18 @@ def run(config: str, no_prefix: bool, log_level: str) -> None:
 @main.command()
 @config_option
 @no_prefix_option
+@exposure_option
 @click.option("--host", default=None, help="Bind address (default 127.0.0.1, loopback only).")
 @click.option("--port", default=None, type=int, help="Port (default 8765).")
 @click.option("--log-level", default="info", show_default=True)
-def serve(config: str, no_prefix: bool, host: str | None, port: int | None, log_level: str) -> None:
+def serve(
+    config: str,
+    no_prefix: bool,
+    exposure: str | None,
+    host: str | None,
+    port: int | None,
+    log_level: str,
+) -> None:
     """Serve MCP over Streamable HTTP at /mcp (both protocol eras)."""
     _setup_logging(log_level)
     cfg = _load(config, no_prefix)
@@ -130,7 +145,7 @@ def serve(config: str, no_prefix: bool, host: str | None, port: int | None, log_
         from manifold.downstream.http import HttpFront
         from manifold.gateway import Gateway
 
-        gw = Gateway(cfg)
+        gw = Gateway(cfg, exposure_override=exposure)
         gw.freeze_gc = True
         front = HttpFront(gw)
         stop = asyncio.Event()

@@ -154,6 +154,65 @@ def hit_line(server: str, tool: str, description: str, schema: Any) -> str:
     return f"{line}: {about}" if about and adds_to_name(about, server, tool, schema) else line
 
 
+_SIMPLE = {"string": "str", "integer": "int", "number": "num", "boolean": "bool", "null": "null"}
+_GENERIC_PARAM = re.compile(r"^the \S+ parameter\.?$", re.IGNORECASE)
+_SCHEMA_NOISE = frozenset({"title", "description", "$schema", "examples"})
+
+
+def _strip_noise(schema: Any) -> Any:
+    if isinstance(schema, dict):
+        return {k: _strip_noise(v) for k, v in schema.items() if k not in _SCHEMA_NOISE}
+    if isinstance(schema, list):
+        return [_strip_noise(v) for v in schema]
+    return schema
+
+
+def type_text(schema: Any) -> str:
+    """A short type: `str`, `int`, `a|b`, `[str]`, or compact JSON Schema for anything else."""
+    if not isinstance(schema, dict):
+        return "any"
+    if isinstance(schema.get("enum"), list) and schema["enum"]:
+        return "|".join(str(v) for v in schema["enum"])
+    t = schema.get("type")
+    if (
+        isinstance(t, str)
+        and t in _SIMPLE
+        and len(schema.keys() - _SCHEMA_NOISE - {"type", "default"}) == 0
+    ):
+        return _SIMPLE[t]
+    if t == "array" and isinstance(schema.get("items"), dict):
+        inner = type_text(schema["items"])
+        if len(schema.keys() - _SCHEMA_NOISE - {"type", "items", "default"}) == 0:
+            return f"[{inner}]"
+    return orjson.dumps(_strip_noise(schema)).decode()
+
+
+def tool_line(tool: dict[str, Any]) -> str:
+    """One tool as `name(arg*: type (what it is), ...): description`, for `list_tools`.
+
+    Everything a model needs to call the tool, without JSON Schema's quoting overhead."""
+    schema = tool.get("inputSchema")
+    props = schema.get("properties") if isinstance(schema, dict) else None
+    args = []
+    if isinstance(props, dict):
+        required = set(schema.get("required") or []) if isinstance(schema, dict) else set()
+        for name, sub in props.items():
+            part = f"{name}{'*' if name in required else ''}: {type_text(sub)}"
+            if isinstance(sub, dict):
+                if "default" in sub:
+                    part += f" = {orjson.dumps(sub['default']).decode()}"
+                desc = sub.get("description")
+                if (
+                    isinstance(desc, str)
+                    and desc.strip()
+                    and not _GENERIC_PARAM.match(desc.strip())
+                ):
+                    part += f" ({desc.strip()})"
+            args.append(part)
+    description = " ".join((tool.get("description") or "").split())
+    return f"{tool['name']}({', '.join(args)})" + (f": {description}" if description else "")
+
+
 def signature(schema: Any) -> str:
     """`a*,b,c`: the argument names, required ones starred."""
     if not isinstance(schema, dict):
@@ -253,17 +312,12 @@ class GatewayTools:
         if server not in self.gw.upstreams:
             known = ", ".join(self.gw.upstreams) or "none"
             return text_result(f"Unknown server {server!r}. Servers: {known}.", True)
-        out = []
-        for t in self.gw.catalog.upstream_items(str(server), "tools"):
-            if not self.gw.catalog.allowed(str(server), t["name"]):
-                continue
-            item: dict[str, Any] = {"name": t["name"]}
-            if t.get("description"):
-                item["description"] = t["description"]
-            if t.get("inputSchema"):
-                item["inputSchema"] = t["inputSchema"]
-            out.append(item)
-        return text_result(orjson.dumps(out).decode())
+        lines = [
+            tool_line(t)
+            for t in self.gw.catalog.upstream_items(str(server), "tools")
+            if self.gw.catalog.allowed(str(server), t["name"])
+        ]
+        return text_result("\n".join(lines) or f"Server {server!r} has no tools.")
 
     async def invoke(self, ctx: CallContext, args: dict[str, Any]) -> rpc.Incoming:
         server, tool = args.get("server"), args.get("tool")
