@@ -28,8 +28,9 @@ check: setup
 test: check tools
 	$(PY) -m pytest -q
 
-bench: setup
+bench: tools
 	$(PY) -m bench.run
+	$(PY) -m bench.economy
 
 clean:
 	rm -rf $(VENV) .tools bench-results .pytest_cache .ruff_cache .mypy_cache
