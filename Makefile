@@ -28,7 +28,7 @@ check: setup
 test: check tools
 	$(PY) -m pytest -q
 
-bench: tools
+bench: setup
 	$(PY) -m bench.run
 	$(PY) -m bench.economy
 
