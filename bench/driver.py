@@ -684,17 +684,26 @@ async def parallel_sleeps(
 async def blob_calls(
     conn: StdioConn, tool: str, nbytes: int, reps: int, timeout: float = 60.0
 ) -> list[float]:
-    """``reps`` sequential blob calls (after one warm-up), wall ms each; content checked."""
-    expected = blob_text(nbytes)
+    """``reps`` sequential blob calls (after one warm-up), wall ms each; content checked.
+    Each call has its own seed, so no two answers are the same (a gateway may dedupe those)."""
     walls = []
     for i in range(reps + 1):
+        seed = f"b{i}-{time.perf_counter_ns()}"
+        expected = blob_text(nbytes, seed)
+        args = {"bytes": nbytes, "seed": seed}
         t0 = time.perf_counter()
-        result = await conn.request(
-            "tools/call", {"name": tool, "arguments": {"bytes": nbytes}}, timeout
-        )
+        result = await conn.request("tools/call", {"name": tool, "arguments": args}, timeout)
         wall = (time.perf_counter() - t0) * 1000
-        if text_of(result) != expected:
-            raise RpcError(f"blob of {nbytes} bytes came back altered")
+        got = text_of(result)
+        if got != expected:
+            at = next(
+                (k for k, (x, y) in enumerate(zip(got, expected, strict=False)) if x != y),
+                min(len(got), len(expected)),
+            )
+            raise RpcError(
+                f"blob of {nbytes} bytes came back altered: {len(got)} bytes, first difference "
+                f"at {at}: {got[max(0, at - 20) : at + 60]!r}"
+            )
         if i > 0:
             walls.append(wall)
     return walls
@@ -764,13 +773,14 @@ async def http_throughput(
 
 
 async def sustained_calls(
-    routes: Sequence[tuple[StdioConn, str]], total: int, batch: int = 100
+    routes: Sequence[tuple[StdioConn, str]], total: int, tag: str, batch: int = 100
 ) -> BurstResult:
-    """``total`` echo calls in pipelined batches over ``routes``; errors and mismatches summed."""
+    """``total`` echo calls in pipelined batches over ``routes``; errors and mismatches summed.
+    Arguments are unique for a given ``tag`` (so no cache or dedupe can answer a call)."""
     agg = BurstResult(calls=0, wall_s=0.0)
     for start in range(0, total, batch):
         n = min(batch, total - start)
-        r = await burst(routes, n, tag=f"s{start}")
+        r = await burst(routes, n, tag=f"{tag}-{start}")
         agg.calls += r.calls
         agg.wall_s += r.wall_s
         agg.errors += r.errors

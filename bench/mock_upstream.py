@@ -23,7 +23,8 @@ Tools: the catalog tools of ``--server`` from ``--catalog`` (small deterministic
 three bench tools that are always present:
   * ``echo``: answers with its arguments as compact JSON text (unique arguments, unique answers);
   * ``sleep`` (``ms``): sleeps, then answers with its arguments as compact JSON text;
-  * ``blob`` (``bytes``): one deterministic ASCII text block of exactly that many bytes.
+  * ``blob`` (``bytes``, optional ``seed``): one deterministic ASCII text block of exactly that
+    many bytes, starting with ``<seed>:`` when a seed is given (so that calls can differ).
 Every result is ``{"content":[{"type":"text","text":...}],"isError":false}`` (plus ``resultType``
 and ``_meta`` serverInfo on the modern wire).
 """
@@ -74,12 +75,22 @@ Outcome = Reply | Coroutine[Any, Any, Reply] | None
 # Deterministic payloads
 
 
-def blob_text(n: int) -> str:
-    """Exactly ``n`` ASCII bytes, deterministic, JSON-safe (no escaping needed)."""
+def blob_text(n: int, seed: str = "") -> str:
+    """Exactly ``n`` ASCII bytes, deterministic, JSON-safe (no escaping needed): ``<seed>:``
+    (when a seed is given) followed by a repeated alphabet, cut at ``n``."""
     if n <= 0:
         return ""
     reps = n // len(BLOB_ALPHABET) + 1
-    return (BLOB_ALPHABET * reps)[:n].decode("ascii")
+    head = f"{seed}:".encode() if seed else b""
+    return (head + BLOB_ALPHABET * reps)[:n].decode("ascii")
+
+
+def _valid_seed(seed: Any) -> bool:
+    return (
+        type(seed) is str
+        and len(seed) <= 64
+        and all(c.isascii() and (c.isalnum() or c in "-_.") for c in seed)
+    )
 
 
 def _go_source(target: int = 200 * 1024) -> str:
@@ -264,7 +275,10 @@ BENCH_TOOLS: list[JsonObj] = [
         "description": "Answer with one deterministic text block of exactly `bytes` bytes.",
         "inputSchema": {
             "type": "object",
-            "properties": {"bytes": {"type": "integer", "description": "Size of the text."}},
+            "properties": {
+                "bytes": {"type": "integer", "description": "Size of the text."},
+                "seed": {"type": "string", "description": "Optional prefix ([A-Za-z0-9._-])."},
+            },
             "required": ["bytes"],
         },
     },
@@ -299,7 +313,7 @@ class MockCore:
                 self.catalog_tools[tool["name"]] = tool
         self.tools: list[JsonObj] = [*self.catalog_tools.values(), *BENCH_TOOLS]
         self.tool_names = {t["name"] for t in self.tools}
-        self._blob_cache: dict[int, orjson.Fragment] = {}
+        self._blob_cache: dict[int, bytes] = {}
         self._large_cache: dict[str, orjson.Fragment] = {}
         self.sleeping: dict[Any, asyncio.Task[Any]] = {}
 
@@ -443,14 +457,14 @@ class MockCore:
             content: Any = _text_content(orjson.dumps(args).decode())
         elif name == "blob":
             n = args.get("bytes", 0)
-            if type(n) is not int or n < 0 or n > 1 << 30:
-                return error_reply(rid, INVALID_PARAMS, "blob: 'bytes' must be an integer >= 0")
-            content = self._blob_cache.get(n)
-            if content is None:
-                content = _text_content(blob_text(n))
-                if len(self._blob_cache) >= 4:
-                    self._blob_cache.pop(next(iter(self._blob_cache)))
-                self._blob_cache[n] = content
+            seed = args.get("seed", "")
+            if type(n) is not int or n < 0 or n > 1 << 30 or not _valid_seed(seed):
+                return error_reply(
+                    rid,
+                    INVALID_PARAMS,
+                    "blob: 'bytes' must be an integer >= 0, 'seed' [A-Za-z0-9._-]",
+                )
+            content = self._blob_content(n, seed)
         elif name == "sleep":
             ms = args.get("ms", 0)
             if type(ms) not in (int, float) or ms < 0:
@@ -468,6 +482,18 @@ class MockCore:
         else:
             return error_reply(rid, INVALID_PARAMS, f"Unknown tool: {name}")
         return self._complete(rid, {"content": content, "isError": False}, modern)
+
+    def _blob_content(self, n: int, seed: str) -> orjson.Fragment:
+        """The serialized content list of a blob, spliced from a cached body (one copy)."""
+        body = self._blob_cache.get(n)
+        if body is None:
+            body = blob_text(n).encode()
+            if len(self._blob_cache) >= 4:
+                self._blob_cache.pop(next(iter(self._blob_cache)))
+            self._blob_cache[n] = body
+        head = f"{seed}:".encode()[:n] if seed else b""
+        view = memoryview(body)[: n - len(head)]
+        return orjson.Fragment(b"".join((b'[{"type":"text","text":"', head, view, b'"}]')))
 
     async def _sleep(self, rid: Any, ms: float, args: JsonObj, modern: bool) -> Reply:
         await asyncio.sleep(ms / 1000.0)

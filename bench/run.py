@@ -531,10 +531,10 @@ async def measure_rss(ctx: Ctx) -> None:
     calls = ctx.n(10_000, 2_000)
 
     async def run(conn: StdioConn, routes: list[tuple[StdioConn, str]]) -> JsonObj:
-        await driver.sustained_calls(routes, warm_calls)
+        await driver.sustained_calls(routes, warm_calls, tag="warm")
         await asyncio.sleep(0.5)
         warm, _ = driver.rss_kib(conn.pid)
-        r = await driver.sustained_calls(routes, calls)
+        r = await driver.sustained_calls(routes, calls, tag="main")
         await asyncio.sleep(0.5)
         after, hwm = driver.rss_kib(conn.pid)
         return {

@@ -215,8 +215,17 @@ async def test_echo_sleep_blob(raw: Raw) -> None:
         blob = text(await raw.call("tools/call", {"name": "blob", "arguments": {"bytes": n}}))
         assert len(blob.encode()) == n
         assert blob == blob_text(n)
-    bad = await raw.call("tools/call", {"name": "blob", "arguments": {"bytes": "big"}})
-    assert bad["error"]["code"] == -32602
+    for n, seed, want in ((10, "s-1", "s-1:abcdef"), (2, "s-1", "s-"), (5, "", "abcde")):
+        args = {"bytes": n, "seed": seed}
+        assert text(await raw.call("tools/call", {"name": "blob", "arguments": args})) == want
+        assert blob_text(n, seed) == want
+    big = text(
+        await raw.call("tools/call", {"name": "blob", "arguments": {"bytes": 70_000, "seed": "x9"}})
+    )
+    assert big == blob_text(70_000, "x9") and len(big) == 70_000 and big.startswith("x9:abc")
+    for bad_args in ({"bytes": "big"}, {"bytes": 5, "seed": 'quote"'}, {"bytes": 5, "seed": 7}):
+        bad = await raw.call("tools/call", {"name": "blob", "arguments": bad_args})
+        assert bad["error"]["code"] == -32602
 
 
 async def test_bad_input_gets_json_rpc_errors_and_the_server_keeps_going(raw: Raw) -> None:
