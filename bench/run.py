@@ -681,6 +681,8 @@ def write_report(ctx: Ctx, env: JsonObj) -> None:
         "`<upstream>__<tool>`) or `manifold serve` (HTTP; upstream `web` = the mock over HTTP).",
         "Timings share the machine with the driver and the mocks, and with whatever else runs "
         "on it; compare figures from one run, and read the load average above as a noise hint.",
+        "Throughput rows are CPU-bound when the driver, the mock and the gateway share few "
+        "cores: the CPU-per-call figures (also in report.json) show where the time goes.",
     ]
     if ctx.warnings:
         lines += ["", "Warnings:", *(f"- {w}" for w in ctx.warnings)]
