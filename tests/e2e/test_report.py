@@ -29,6 +29,7 @@ import mcp.client.stdio
 import pytest
 from mcp import Client, StdioServerParameters, types
 
+from manifold.economy import tokens
 from tests import support
 from tests.support import MANIFOLD, stdio_upstream, write_config
 
@@ -48,6 +49,15 @@ class Seen:
     """The responses one run's client received, counted per kind."""
 
     lines: list[str] = field(default_factory=list)
+
+    def exact_total(self) -> int:
+        """Exact tokens of the tools/list and tools/call responses."""
+        total = 0
+        for line in self.lines:
+            res = json.loads(line).get("result")
+            if isinstance(res, dict) and ("tools" in res or "content" in res):
+                total += tokens.exact(line) or 0
+        return total
 
     def tally(self) -> dict[str, int]:
         out = {"list": 0, "call": 0, "lists": 0, "calls": 0}
@@ -218,6 +228,21 @@ async def test_report_agrees_with_an_independent_count(
     assert total["saved"] > 0, figures
     if rep["within_calls"]["governor"]["events"]:  # the response limit cut the large results
         assert parts["calls"]["saved"] > 0 and total["percent"] > 50, figures
+
+    # Exact counts (only where tiktoken loads offline): the events the gateway sampled, counted
+    # with the tokenizer, against the test's own count of the same lines.
+    if tokens.exact_available():
+        ex = rep["exact"]
+        assert ex, f"tiktoken loads here but the gateway sampled nothing: {rep}"
+        sampled = sum(e["events"] for m, e in ex.items() if m in parts)
+        if sampled == total["events"]:  # every event (the tokenizer loaded before the first)
+            ex_before = sum(e["exact_before"] for m, e in ex.items() if m in parts)
+            ex_after = sum(e["exact_after"] for m, e in ex.items() if m in parts)
+            own_before = native.exact_total()
+            own_after = governed.exact_total()
+            mine = f"independent native={own_before} governed={own_after}"
+            print(f"exact: report before={ex_before} after={ex_after}; {mine}")
+            assert close(ex_before, own_before, 0.02) and close(ex_after, own_after, 0.02)
 
     # The store is the only source: a second report gives the same figures; --since 1 too.
     assert report("--state", str(state))["total"] == total

@@ -108,12 +108,16 @@ async def test_exact_counts_of_samples_go_to_the_store(
 
     monkeypatch.setattr(tokens, "exact", words)
     monkeypatch.setattr(tokens, "exact_available", lambda: True)
+    monkeypatch.setattr(tokens, "exact_status", lambda: "a stand-in tokenizer")
+    monkeypatch.setattr(savings_mod, "tokenizer_installed", lambda: True)
     db = tmp_path / "state.db"
-    s = Savings(store=SavingsStore(db))
+    s = Savings(store=SavingsStore(db), flush_interval=3600)
+    s.start()  # loads the tokenizer in a thread, then turns sampling on
+    async with asyncio.timeout(10):
+        while not s.sampling:  # noqa: ASYNC110 - set by the flusher task
+            await asyncio.sleep(0.01)
     s.record("calls", 1, 1)
-    await s.flush()  # the first write turns sampling on
-    assert s.sampling
-    envelope = words('{"jsonrpc":"2.0","id":12,"result":}')
+    envelope = words(tokens.ENVELOPE_TEXT)
     s.record("calls", 30, 3)
     s.sample("calls", [b"a b c d e f"], [b"a b"], 30, 3)
     s.sample("calls", [b"x" * (savings_mod.SAMPLE_BUDGET + 1)], [], 1, 1)  # over budget

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import importlib.util
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -61,6 +62,9 @@ class Sample:
     after: Sequence[Any]
     est_before: int
     est_after: int
+    # Whether the dispatcher adds "resultType":"complete" to those frames (a modern client).
+    modern_before: bool = False
+    modern_after: bool = False
 
 
 @dataclass
@@ -68,14 +72,13 @@ class Savings:
     counters: dict[str, Counter] = field(default_factory=dict)
     store: SavingsStore | None = None
     flush_interval: float = FLUSH_INTERVAL
-    # Exact counting: turned on by the first flush once a tokenizer has loaded.
+    # Exact counting: turned on by the flusher once a tokenizer has loaded (tiktoken installed).
     sampling: bool = False
     _samples: list[Sample] = field(default_factory=list)
     _sample_room: int = SAMPLE_BUDGET
     _flushed: dict[str, tuple[int, int, int]] = field(default_factory=dict)
     _flush_lock: asyncio.Lock | None = None
     _flusher: asyncio.Task[None] | None = None
-    _exact_tried: bool = False
 
     def record(self, mechanism: str, before: int, after: int) -> None:
         c = self.counters.get(mechanism)
@@ -92,6 +95,8 @@ class Savings:
         after: Sequence[Any],
         est_before: int,
         est_after: int,
+        modern_before: bool = False,
+        modern_after: bool = False,
     ) -> None:
         """Keep an event's texts for exact counting at the next flush, while the budget lasts.
 
@@ -101,7 +106,9 @@ class Savings:
         if size > self._sample_room:
             return
         self._sample_room -= size
-        self._samples.append(Sample(mechanism, before, after, est_before, est_after))
+        self._samples.append(
+            Sample(mechanism, before, after, est_before, est_after, modern_before, modern_after)
+        )
 
     # ----------------------------------------------------------------- persistence
 
@@ -123,15 +130,14 @@ class Savings:
     def _write(self, rows: dict[str, Row], samples: list[Sample]) -> None:
         """In a worker thread: count the samples exactly, then add everything to the store."""
         assert self.store is not None
-        if not self._exact_tried:
-            self._exact_tried = True
-            self.sampling = tokens.exact_available()
-            log.info("savings: %s", tokens.exact_status())
         if samples:
-            envelope = tokens.exact('{"jsonrpc":"2.0","id":12,"result":}') or 0
+            envelope = tokens.exact(tokens.ENVELOPE_TEXT) or 0
+            modern = envelope + (tokens.exact(tokens.MODERN_EXTRA_TEXT) or 0)
             for s in samples:
-                eb = sum((tokens.exact(t) or 0) + envelope for t in s.before)
-                ea = sum((tokens.exact(t) or 0) + envelope for t in s.after)
+                env_b = modern if s.modern_before else envelope
+                env_a = modern if s.modern_after else envelope
+                eb = sum((tokens.exact(t) or 0) + env_b for t in s.before)
+                ea = sum((tokens.exact(t) or 0) + env_a for t in s.after)
                 r = rows.setdefault(s.mechanism, Row())
                 r.sampled += 1
                 r.sampled_before += s.est_before
@@ -160,6 +166,10 @@ class Savings:
                 log.warning("savings: cannot write %s: %s", self.store.path, e)
 
     async def _run(self) -> None:
+        if tokenizer_installed():
+            # Exact counts: load the tokenizer off the loop, then keep samples for it.
+            self.sampling = await asyncio.to_thread(tokens.exact_available)
+            log.info("savings: %s", tokens.exact_status())
         while True:
             await asyncio.sleep(self.flush_interval)
             # Shielded: a stop() arriving mid-write lets the write finish (stop flushes after).
@@ -180,6 +190,10 @@ class Savings:
         await self.flush()
         if self.store is not None:
             await asyncio.to_thread(self.store.close)
+
+
+def tokenizer_installed() -> bool:
+    return importlib.util.find_spec("tiktoken") is not None
 
 
 def open_store(path: str) -> SavingsStore | None:

@@ -22,8 +22,10 @@ from typing import Any
 # id's own length is unknown inside the pipeline; ENVELOPE_CHARS assumes a two-character id.
 ENVELOPE_BASE_CHARS = len('{"jsonrpc":"2.0","id":,"result":}')
 ENVELOPE_CHARS = ENVELOPE_BASE_CHARS + 2
-# What a 2026-07-28 (modern) response adds to a result: "resultType":"complete",
-MODERN_EXTRA_CHARS = len('"resultType":"complete",')
+ENVELOPE_TEXT = '{"jsonrpc":"2.0","id":12,"result":}'  # for exact counts of the same
+# What the gateway adds to a result for a 2026-07-28 (modern) client when it lacks it.
+MODERN_EXTRA_TEXT = '"resultType":"complete",'
+MODERN_EXTRA_CHARS = len(MODERN_EXTRA_TEXT)
 PREFERRED = ("o200k_base", "cl100k_base")
 
 
@@ -59,8 +61,12 @@ def _load() -> Any:
         if importlib.util.find_spec("tiktoken") is None:
             _status = "tiktoken is not installed: estimates only (chars/4)"
             return None
-        tiktoken: Any = importlib.import_module("tiktoken")  # optional: untyped here
-        importlib.import_module("tiktoken.load")
+        try:
+            tiktoken: Any = importlib.import_module("tiktoken")  # optional: untyped here
+            importlib.import_module("tiktoken.load")
+        except Exception as e:
+            _status = f"tiktoken cannot be imported ({e}): estimates only (chars/4)"
+            return None
 
         wanted = os.environ.get("MANIFOLD_TOKENIZER")
         try:

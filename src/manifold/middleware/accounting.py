@@ -98,10 +98,10 @@ def accounting_pair(
         modern = ctx.client_caps is not None
         result = res.result
         route = ctx.route
-        after = estimate_chars(
-            len(result) + ENVELOPE_CHARS + (added(route, result) if modern else 0)
-        )
+        extra_after = added(route, result) if modern else 0
+        after = estimate_chars(len(result) + ENVELOPE_CHARS + extra_after)
         raw: Sequence[Any] = ()
+        extra_before = 0
         if route.upstream == GATEWAY and route.name != "invoke_tool":
             mechanism = "search" if route.name in SEARCH_NAMES else "calls"
             before = 0
@@ -112,14 +112,15 @@ def accounting_pair(
                 if len(raw) > 1:
                     raw = [b"".join(bytes(r) for r in raw)]
                 # Natively, the upstream's result as a passthrough relay sends it.
-                extra = added(cell.route, raw[0]) if modern and cell.route else 0
-                before = estimate_chars(len(raw[0]) + ENVELOPE_CHARS + extra)
+                extra_before = added(cell.route, raw[0]) if modern and cell.route else 0
+                before = estimate_chars(len(raw[0]) + ENVELOPE_CHARS + extra_before)
             else:
-                before = after
-                raw = (result,)
+                before, raw, extra_before = after, (result,), extra_after
         savings.record(mechanism, before, after)
         if savings.sampling:
-            savings.sample(mechanism, raw, (result,), before, after)
+            savings.sample(
+                mechanism, raw, (result,), before, after, extra_before > 0, extra_after > 0
+            )
         return res
 
     async def raw_meter(ctx: CallContext, call_next: CallNext) -> rpc.Incoming:
@@ -188,4 +189,12 @@ class ListingMeter:
         after = estimate_chars(sent_chars)
         self.savings.record("router_listing", before, after)
         if self.savings.sampling:
-            self.savings.sample("router_listing", before_pages, (sent_json,), before, after)
+            self.savings.sample(
+                "router_listing",
+                before_pages,
+                (sent_json,),
+                before,
+                after,
+                False,  # the native pages above carry their resultType
+                modern and "resultType" not in sent,
+            )
