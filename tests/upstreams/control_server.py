@@ -4,8 +4,9 @@
   both eras), so a test can watch the change reach clients through a gateway.
 - `slow(seconds, tag)` sleeps; when its call is cancelled (a client's `notifications/cancelled`,
   or a closed modern HTTP stream) it records `tag` before giving up.
-- `cancelled()` answers the tags recorded so far (JSON list), so a test can see, through the
-  gateway, which server a cancellation reached.
+- `started(tag)` / `cancelled(tag)` answer "yes" or "no", so a test can see, through the
+  gateway, which server a call and its cancellation reached (short answers: a gateway may
+  abbreviate repeated long ones).
 - `ask(question)` (sampling) and `confirm(message)` (elicitation) work on both eras: on the
   2026-07-28 wire they answer `input_required` (MRTR) and finish on the retry; on the legacy
   wire they send a real request to the client on the call's own stream.
@@ -17,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.shared.message import ServerMessageMetadata
@@ -61,15 +61,15 @@ async def slow(seconds: float, tag: str) -> str:
 
 
 @mcp.tool()
-def started() -> str:
-    """Tags of the `slow` calls that reached this server (JSON list)."""
-    return json.dumps(STARTED)
+def started(tag: str) -> str:
+    """Whether a `slow` call with this tag reached this server: "yes" or "no"."""
+    return "yes" if tag in STARTED else "no"
 
 
 @mcp.tool()
-def cancelled() -> str:
-    """Tags of the `slow` calls that were cancelled (JSON list)."""
-    return json.dumps(CANCELLED)
+def cancelled(tag: str) -> str:
+    """Whether a `slow` call with this tag was cancelled here: "yes" or "no"."""
+    return "yes" if tag in CANCELLED else "no"
 
 
 @mcp.tool()
