@@ -79,6 +79,7 @@ class Savings:
     _flushed: dict[str, tuple[int, int, int]] = field(default_factory=dict)
     _flush_lock: asyncio.Lock | None = None
     _flusher: asyncio.Task[None] | None = None
+    _failures: int = 0  # failed writes in a row (warned once)
 
     def record(self, mechanism: str, before: int, after: int) -> None:
         c = self.counters.get(mechanism)
@@ -163,7 +164,13 @@ class Savings:
             except Exception as e:
                 # Keep the estimates for the next try; exact samples are dropped.
                 self._untake(rows)
-                log.warning("savings: cannot write %s: %s", self.store.path, e)
+                self._failures += 1
+                level = logging.WARNING if self._failures == 1 else logging.DEBUG
+                log.log(level, "savings: cannot write %s: %s", self.store.path, e)
+            else:
+                if self._failures:
+                    log.warning("savings: %s is writable again", self.store.path)
+                self._failures = 0
 
     async def _run(self) -> None:
         if tokenizer_installed():
@@ -269,17 +276,9 @@ def report_tables(rep: dict[str, Any]) -> list[Any]:
     def cells(e: dict[str, Any]) -> list[str]:
         return [f"{e[k]:,}" for k in ("events", "before", "after", "saved")] + [pct(e)]
 
-    since = f" since {rep['since']}" if rep["since"] else ""
-    table = Table(
-        "mechanism",
-        "events",
-        "before",
-        "after",
-        "saved",
-        "%",
-        title=f"Token savings{since} (estimated tokens, {rep['estimator']})",
-        caption="before: what native MCP would have cost the model; after: what it read",
-    )
+    since = f" since {rep['since']} (UTC)" if rep["since"] else ""
+    table = Table("mechanism", "events", "before", "after", "saved", "%")
+    table.title = f"Token savings{since}"
     for col in table.columns[1:]:
         col.justify = "right"
     for m, e in rep["mechanisms"].items():
@@ -289,7 +288,12 @@ def report_tables(rep: dict[str, Any]) -> list[Any]:
             table.add_row(f"  of calls: {m}", *cells(e), style="dim")
     table.add_section()
     table.add_row("total", *cells(rep["total"]), style="bold")
-    out = [table]
+    out: list[Any] = [
+        table,
+        "Tokens are estimates (chars/4 of the JSON-RPC responses). before: what native MCP\n"
+        "would have cost the model; after: what it read. The parts above the total add up\n"
+        "to it; the 'of calls' lines show how the calls saving came about.",
+    ]
     if rep["exact"]:
         ex = Table(
             "mechanism",
