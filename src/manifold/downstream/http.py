@@ -124,7 +124,7 @@ class HttpFront:
         self.allowed_hosts = {h.lower() for h in cfg.allowed_hosts}
         self.allowed_origins = {o.lower().rstrip("/") for o in cfg.allowed_origins}
         self.sessions: dict[str, _LegacySession] = {}
-        self.modern = DownstreamSession()  # stateless requests share no state; this is a shell
+        self.modern = DownstreamSession(shared=True)  # stateless requests share no state
         self.server = HttpServer(self.handle, MAX_FRAME)
         self._sweeper: asyncio.Task[None] | None = None
         self._starting: asyncio.Task[None] | None = None

@@ -46,6 +46,8 @@ class DownstreamSession:
     inflight: dict[Any, asyncio.Task[None]] = field(default_factory=dict)
     principal: str = ""
     closed: bool = False
+    # A shell for the stateless (modern HTTP) requests of any number of clients.
+    shared: bool = False
     _out_ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
     _outbound: dict[Any, asyncio.Future[dict[str, Any]]] = field(default_factory=dict)
 
@@ -117,6 +119,12 @@ class RequestSink:
             self.log_level = session.log_level or "debug"
         self.asks: asyncio.Queue[InputAsk] | None = asyncio.Queue() if self.modern else None
         self._keys = itertools.count(1)
+
+    @property
+    def party(self) -> object:
+        """Whom this request speaks for: its client's session, or only itself when that
+        session is a shell shared by many clients' stateless requests."""
+        return self if self.session.shared else self.session
 
     def progress(self, params: dict[str, Any]) -> None:
         if params.get("progressToken") is not None:

@@ -405,12 +405,17 @@ class UpstreamSession:
             p = self._pending.get(related)
             if p is not None and p.sink is not None:
                 return p.sink
-        # stdio carries no link between a server-to-client request and the call that caused
-        # it: the most recent call that can take it is the best owner there is.
-        for p in reversed(self._pending.values()):
-            if p.sink is not None:
-                return p.sink
-        return None
+        # stdio and HTTP+SSE carry no link between a server-to-client request and the call
+        # that caused it. When every call that could take it speaks for one client, the most
+        # recent is the best owner there is; when they speak for several, a guess could show
+        # one client's request to another, so none of them gets it.
+        sinks = [p.sink for p in self._pending.values() if p.sink is not None]
+        if not sinks:
+            return None
+        party = getattr(sinks[-1], "party", sinks[-1])
+        if any(getattr(s, "party", s) is not party for s in sinks):
+            return None
+        return sinks[-1]
 
     def _on_request(
         self, rid: Any, method: str, params: dict[str, Any], related: int | None
@@ -420,14 +425,15 @@ class UpstreamSession:
             return
         sink = self._sink_for(related)
         if sink is None:
-            self._reply(
-                rid,
-                rpc.encode_error(
-                    rid,
-                    rpc.METHOD_NOT_FOUND,
-                    f"no client is waiting for {method!r} from this server",
-                ),
-            )
+            if any(p.sink is not None for p in self._pending.values()):
+                code, why = (
+                    rpc.INTERNAL_ERROR,
+                    f"calls of several clients are waiting on this server and its {method!r} "
+                    "request does not say which call it belongs to",
+                )
+            else:
+                code, why = rpc.METHOD_NOT_FOUND, f"no client is waiting for {method!r}"
+            self._reply(rid, rpc.encode_error(rid, code, why))
             return
         task = asyncio.ensure_future(self._relay(rid, method, params, sink))
         key = (rid,)
