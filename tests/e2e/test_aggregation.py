@@ -705,3 +705,54 @@ async def test_sampling_and_elicitation_go_back_to_their_client(
         assert len(asked["one"]) == 1 and len(asked["two"]) == 1, asked
         assert "User provided the requested information" in t1
         assert "User declined to provide the requested information" in t2
+
+
+@pytest.mark.parametrize("modes", [("legacy", "legacy"), (MODERN, MODERN), ("legacy", MODERN)])
+async def test_unlinkable_server_request_never_reaches_another_client(
+    tmp_path: Path, modes: tuple[str, str]
+) -> None:
+    """A legacy stdio (or HTTP+SSE) upstream's sampling request names no call. With only one
+    call waiting it is that call's; with calls of two clients waiting, the gateway cannot know
+    whose it is, and must not show one client's question to the other."""
+    config = write_config(tmp_path / "manifold.yaml", {"old": stdio_upstream("legacy_server.py")})
+    asked: dict[str, list[str]] = {"one": [], "two": []}
+
+    def sampling(who: str) -> Any:
+        async def callback(
+            _ctx: ClientRequestContext, params: types.CreateMessageRequestParams
+        ) -> types.CreateMessageResult:
+            content = params.messages[0].content
+            asked[who].append(content.text if isinstance(content, types.TextContent) else "?")
+            return types.CreateMessageResult(
+                role="assistant",
+                content=types.TextContent(type="text", text=f"answer for {who}"),
+                model="test",
+            )
+
+        return callback
+
+    with gateway_http(config, tmp_path / "gateway.log") as url:
+        async with (
+            asyncio.timeout(60),
+            Client(url, mode=modes[0], cache=None, sampling_callback=sampling("one")) as c1,
+            Client(url, mode=modes[1], cache=None, sampling_callback=sampling("two")) as c2,
+        ):
+            # Alone, a call's request reaches its own client.
+            res = await c1.call_tool("old__ask_later", {"question": "one alone"})
+            assert text_of(res) == "old got: answer for one" and asked["one"] == ["one alone"]
+            asked["one"].clear()
+
+            # Both calls are waiting when the first request arrives.
+            first = asyncio.ensure_future(
+                c1.call_tool("old__ask_later", {"question": "one's secret", "delay": 1.0})
+            )
+            await asyncio.sleep(0.3)
+            second = asyncio.ensure_future(
+                c2.call_tool("old__ask_later", {"question": "two's secret", "delay": 1.0})
+            )
+            r1, r2 = await asyncio.gather(first, second)
+            assert "two's secret" not in asked["one"], asked
+            assert "one's secret" not in asked["two"], asked
+            assert r1.is_error or text_of(r1) == "old got: answer for one", r1
+            # By the time the second request arrives only its own call is waiting.
+            assert text_of(r2) == "old got: answer for two", r2
