@@ -16,7 +16,8 @@ __all__ = ["Dedup", "Seen", "digest"]
 
 
 def digest(data: bytes) -> bytes:
-    return hashlib.blake2b(data, digest_size=16).digest()
+    """16 bytes of SHA-256 (hardware-accelerated on most CPUs: about 2 us for 3 KB)."""
+    return hashlib.sha256(data).digest()[:16]
 
 
 @dataclass(slots=True)
