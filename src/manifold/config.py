@@ -117,6 +117,16 @@ class ResponseConfig(_Strict):
     store_ttl: float = Field(default=3600.0, gt=0)  # how long full results stay readable
     summarize: SummarizeConfig | None = None
 
+    @model_validator(mode="after")
+    def _patterns_ok(self) -> ResponseConfig:
+        from manifold.economy.projection import PatternError, compile_drop
+
+        try:
+            compile_drop(self.drop, self.packs)
+        except PatternError as e:
+            raise ValueError(str(e)) from None
+        return self
+
 
 class StateConfig(_Strict):
     """Where counters (and later, shared state) are kept."""

@@ -10,7 +10,7 @@ import msgspec
 import orjson
 import pytest
 
-from manifold.config import ConfigError
+from manifold.config import ConfigError, parse_config
 from manifold.economy.dedup import Dedup
 from manifold.economy.tokens import estimate
 from manifold.middleware import build_middleware
@@ -385,12 +385,13 @@ async def test_projection_then_cap_then_paging() -> None:
 
 
 def test_bad_pack_or_pattern_is_a_config_error() -> None:
-    with pytest.raises(ConfigError, match="unknown drop pack 'nope'"):
-        Governor(gateway(packs=["nope"]))
+    # Refused when the config is read, naming the key, before anything starts.
+    with pytest.raises(ConfigError, match="response: unknown drop pack 'nope'"):
+        parse_config({"response": {"packs": ["nope"]}}, env={})
     with pytest.raises(ConfigError, match="empty segment"):
-        Governor(gateway(drop=["a..b"]))
+        parse_config({"response": {"drop": ["a..b"]}}, env={})
     with pytest.raises(ConfigError, match="ends with"):
-        Governor(gateway(drop=["a.**"]))
+        parse_config({"response": {"drop": ["a.**"]}}, env={})
 
 
 def test_chain_has_the_governor_only_when_configured() -> None:

@@ -20,7 +20,7 @@ import msgspec
 from manifold.catalog import Route
 from manifold.downstream.mrtr import HANDLE_PREFIX, InputAsk, Parked
 from manifold.downstream.session import DownstreamSession, RequestSink, Send
-from manifold.economy.router_tools import GATEWAY, HYBRID_TOOLS, ROUTER_TOOLS
+from manifold.economy.router_tools import GATEWAY, HYBRID_TOOLS, READ_RESULT, ROUTER_TOOLS
 from manifold.economy.router_tools import NAMES as GATEWAY_TOOL_NAMES
 from manifold.middleware.accounting import ListingMeter
 from manifold.pipeline import CallContext
@@ -277,6 +277,8 @@ class Dispatcher:
                 native, items = items, ROUTER_TOOLS
             elif mode == "hybrid":
                 native, items = items, [*items, *HYBRID_TOOLS]
+            elif self.gw.config.response.max_tokens > 0:
+                items = [*items, READ_RESULT]  # cut results point the model at it
         cursor = r.params.get("cursor")
         start = 0 if cursor is None else self.gw.cursors.read(kind, cursor)
         size = self.gw.config.page_size

@@ -24,10 +24,18 @@ class Page:
 
 
 class ResultStore:
-    def __init__(self, page_chars: int, ttl: float = 3600.0, max_items: int = 256) -> None:
+    def __init__(
+        self,
+        page_chars: int,
+        ttl: float = 3600.0,
+        max_items: int = 256,
+        max_chars: int = 64 * 1024 * 1024,
+    ) -> None:
         self.page_chars = max(page_chars, 1)
         self.ttl = ttl
         self.max_items = max_items
+        self.max_chars = max_chars  # bounds memory, not just the count
+        self._chars = 0
         # id -> (expiry, text, end offset of each page; empty: pages of `page_chars`)
         self._items: OrderedDict[str, tuple[float, str, tuple[int, ...]]] = OrderedDict()
         self._ids = itertools.count(1)
@@ -38,8 +46,13 @@ class ResultStore:
         pages, which the governor sizes by their encoded length."""
         rid = f"r{next(self._ids)}{self._salt}"
         self._items[rid] = (time.monotonic() + self.ttl, text, tuple(bounds))
-        while len(self._items) > self.max_items:
-            self._items.popitem(last=False)
+        self._chars += len(text)
+        # Oldest first out, by count and by size (the newest always stays).
+        while len(self._items) > 1 and (
+            len(self._items) > self.max_items or self._chars > self.max_chars
+        ):
+            _, (_, old, _) = self._items.popitem(last=False)
+            self._chars -= len(old)
         return rid
 
     def pages(self, text: str) -> int:
@@ -48,7 +61,9 @@ class ResultStore:
     def page(self, rid: str, page: int) -> Page | None:
         item = self._items.get(rid)
         if item is None or item[0] < time.monotonic():
-            self._items.pop(rid, None)
+            gone = self._items.pop(rid, None)
+            if gone is not None:
+                self._chars -= len(gone[1])
             return None
         _, text, bounds = item
         n = len(bounds) if bounds else self.pages(text)
