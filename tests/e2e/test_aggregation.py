@@ -53,8 +53,6 @@ MODES = ("legacy", MODERN)
 PAGE_SIZE = 3
 pytestmark = [needs_node, pytest.mark.timeout(240)]
 
-BASIC_TOOLS = ["echo", "add", "sleep", "progress", "ask", "confirm", "chatty", "pid", "crash"]
-CONTROL_TOOLS = ["slow", "started", "cancelled", "grow", "ask", "confirm"]
 # server-everything 2026.8.31 with a client that declares sampling, elicitation and roots.
 EV_TOOLS = [
     "echo",
@@ -76,29 +74,46 @@ EV_TOOLS = [
     "simulate-research-query",
 ]
 EV_DOCS = sorted(p.name for p in (EVERYTHING_JS.parent / "docs").iterdir() if p.is_file())
-EXPECTED = {
-    "tools": {f"alpha__{t}" for t in BASIC_TOOLS}
-    | {f"beta__{t}" for t in BASIC_TOOLS}
-    | {f"ev__{t}" for t in EV_TOOLS}
-    | {f"gamma__{t}" for t in CONTROL_TOOLS}
-    | {f"delta__{t}" for t in CONTROL_TOOLS},
+EV_EXPECTED = {
+    "tools": {f"ev__{t}" for t in EV_TOOLS},
     "prompts": {
-        "alpha__review",
-        "beta__review",
         "ev__simple-prompt",
         "ev__args-prompt",
         "ev__completable-prompt",
         "ev__resource-prompt",
     },
-    "resources": {"alpha://greeting", "beta://greeting"}
-    | {f"demo://resource/static/document/{d}" for d in EV_DOCS},
+    "resources": {f"demo://resource/static/document/{d}" for d in EV_DOCS},
     "templates": {
-        "alpha://item/{item_id}",
-        "beta://item/{item_id}",
         "demo://resource/dynamic/text/{resourceId}",
         "demo://resource/dynamic/blob/{resourceId}",
     },
 }
+
+
+async def expected_lists(urls: dict[str, str]) -> dict[str, set[str]]:
+    """What the gateway must list: server-everything's (pinned) lists, plus what beta
+    (basic_server) and delta (control_server) list when asked directly, for both copies of
+    each (alpha and gamma run the same scripts under their own names)."""
+    want = {kind: set(keys) for kind, keys in EV_EXPECTED.items()}
+    async with (
+        Client(urls["beta"], mode=MODERN, cache=None) as basic,
+        Client(urls["delta"], mode=MODERN, cache=None) as control,
+    ):
+        for direct, names in ((basic, ("alpha", "beta")), (control, ("gamma", "delta"))):
+            listed = {
+                "tools": [t.name for t in (await direct.list_tools()).tools],
+                "prompts": [p.name for p in (await direct.list_prompts()).prompts],
+            }
+            for kind, items in listed.items():
+                want[kind] |= {f"{n}__{x}" for n in names for x in items}
+            uris = [str(r.uri) for r in (await direct.list_resources()).resources]
+            templates = await direct.list_resource_templates()
+            tpls = [t.uri_template for t in templates.resource_templates]
+            own = names[1] + "://"
+            for kind, keys in (("resources", uris), ("templates", tpls)):
+                assert all(k.startswith(own) for k in keys), keys
+                want[kind] |= {n + "://" + k[len(own) :] for n in names for k in keys}
+    return want
 
 
 # ------------------------------------------------------------------------------------------
@@ -297,7 +312,13 @@ class Gate:
 # names, pagination, routing
 
 
-async def test_prefixed_names_and_merged_pagination(front: Front) -> None:
+async def test_prefixed_names_and_merged_pagination(
+    front: Front, upstream_urls: dict[str, str]
+) -> None:
+    expected = await expected_lists(upstream_urls)
+    assert {"beta__echo", "alpha__echo", "gamma__slow", "alpha://greeting"} <= set().union(
+        *expected.values()
+    )
     for mode in MODES:
         async with asyncio.timeout(90), front.client(mode) as c:
             await ready(c)
@@ -318,7 +339,7 @@ async def test_prefixed_names_and_merged_pagination(front: Front) -> None:
                 key_pages = [[key_of(kind, x) for x in page] for page in pages]
                 keys = [k for page in key_pages for k in page]
                 assert len(keys) == len(set(keys)), f"{kind}: duplicates across pages"
-                assert set(keys) == EXPECTED[kind], (mode, kind)
+                assert set(keys) == expected[kind], (mode, kind)
                 # The gateway's cursors, not an upstream's: opaque, and pages run across
                 # upstream boundaries.
                 first_cursor[kind] = cursors[0]
