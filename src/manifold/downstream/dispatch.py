@@ -429,8 +429,11 @@ class Dispatcher:
         sink = RequestSink(r.session, r.out, r.meta)
         caps = sink.caps if r.meta is not None else None
         ctx = CallContext(method, params, route, exposed, sink, caps, self._client_name(r))
-        if r.meta is None:
+        if not r.session.shared:
+            # One client per session (a legacy session, or a stdio connection of either era);
+            # stateless HTTP requests share no per-session state.
             ctx.session_key = r.session.id
+        if r.meta is None:
             return await self.gw.pipeline(ctx)
         return await self._call_modern(r, ctx, sink)
 
