@@ -46,7 +46,6 @@ class DownstreamSession:
     inflight: dict[Any, asyncio.Task[None]] = field(default_factory=dict)
     principal: str = ""
     closed: bool = False
-    shared: bool = False  # the shell that stateless HTTP requests share: no per-client state
     # A shell for the stateless (modern HTTP) requests of any number of clients.
     shared: bool = False
     _out_ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
