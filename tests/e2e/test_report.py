@@ -31,7 +31,7 @@ from mcp import Client, StdioServerParameters, types
 
 from manifold.economy import tokens
 from tests import support
-from tests.support import MANIFOLD, stdio_upstream, write_config
+from tests.support import MANIFOLD, gateway_http, stdio_upstream, write_config
 
 pytestmark = pytest.mark.timeout(180)
 MODERN = "2026-07-28"
@@ -247,6 +247,31 @@ async def test_report_agrees_with_an_independent_count(
     # The store is the only source: a second report gives the same figures; --since 1 too.
     assert report("--state", str(state))["total"] == total
     assert report("--state", str(state), "--since", "1")["total"] == total
+
+
+async def test_serve_flushes_at_sigterm(tmp_path: Path) -> None:
+    """`manifold serve` stopped by SIGTERM writes what it counted (the run is shorter than the
+    flush interval, so this is the flush at shutdown)."""
+    state = tmp_path / "state.db"
+    cfg = write_config(
+        tmp_path / "serve.yaml",
+        {"alpha": stdio_upstream("basic_server.py", "--name", "alpha")},
+        exposure={"mode": "router"},
+        state={"path": str(state)},
+    )
+    with gateway_http(cfg, tmp_path / "gateway.log") as url:
+        async with Client(url, mode="legacy", cache=None) as c:
+            await c.list_tools()
+            await c.call_tool("search_tools", {"query": "add two numbers"})
+            res = await c.call_tool(
+                "invoke_tool", {"server": "alpha", "tool": "add", "arguments": {"a": 1, "b": 2}}
+            )
+            assert "3" in text_of(res)
+    rep = report("--state", str(state))
+    events = {m: e["events"] for m, e in rep["mechanisms"].items()}
+    assert events == {"router_listing": 1, "search": 1, "calls": 1}, rep
+    listing = rep["mechanisms"]["router_listing"]
+    assert listing["before"] > listing["after"] > 0, rep
 
 
 def test_report_without_a_store(tmp_path: Path) -> None:
