@@ -21,7 +21,7 @@ import datetime as _dt
 import os
 import sqlite3
 import threading
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from pathlib import Path
 
@@ -92,10 +92,6 @@ assert tuple(f.name for f in fields(Row)) == _COLUMNS
 
 def utc_day(when: _dt.datetime | None = None) -> str:
     return (when or _dt.datetime.now(_dt.UTC)).strftime("%Y-%m-%d")
-
-
-def default_path(path: str) -> Path:
-    return Path(os.path.expanduser(path))
 
 
 class SavingsStore:
@@ -173,10 +169,3 @@ def read_totals(path: str | Path, since: str | None = None) -> dict[str, Row] | 
         return {m: Row(*(int(v or 0) for v in vals)) for m, *vals in cur.fetchall()}
     finally:
         db.close()
-
-
-def merge(rows: Iterable[tuple[str, Row]]) -> dict[str, Row]:
-    out: dict[str, Row] = {}
-    for m, r in rows:
-        out.setdefault(m, Row()).add(r)
-    return out
