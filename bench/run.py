@@ -326,7 +326,16 @@ async def measure_paced(ctx: Ctx) -> None:
                     gw, gw_error = None, {"error": f"RpcError: {exc}"}
     d = driver.summary_ms(direct)
     g = gw_error or driver.summary_ms(through)
-    ctx.details["paced"] = {"direct": d, "gateway": g, "interval_ms": 2, "calls_per_side": n}
+    ctx.details["paced"] = {
+        "direct": d,
+        "gateway": g,
+        "interval_ms": 2,
+        "calls_per_side": n,
+        "samples_ms": {  # in call order, for looking at outliers
+            "direct": [round(x, 4) for x in direct],
+            "gateway": [round(x, 4) for x in through],
+        },
+    }
     for q, limit in (("p50", 0.25), ("p99", 0.6)):
 
         def judge(d: JsonObj, g: JsonObj, q: str = q, limit: float = limit) -> tuple[bool, str]:
