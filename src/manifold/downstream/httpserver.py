@@ -19,6 +19,8 @@ from typing import Any
 
 import httptools
 
+from manifold.protocol.httpheaders import Headers
+
 log = logging.getLogger("manifold.http")
 
 
@@ -32,7 +34,7 @@ def _reason(status: int) -> str:
 class Request:
     __slots__ = ("body", "disconnected", "headers", "method", "on_disconnect", "path", "query")
 
-    def __init__(self, method: str, path: str, query: str, headers: dict[str, str]) -> None:
+    def __init__(self, method: str, path: str, query: str, headers: Headers) -> None:
         self.method = method
         self.path = path
         self.query = query
@@ -108,7 +110,7 @@ class _Conn(asyncio.Protocol):
         self.transport: asyncio.Transport | None = None
         self.lost = False
         self._url = b""
-        self._headers: dict[str, str] = {}
+        self._headers = Headers()
         self._body: list[bytes] = []
         self._size = 0
         self._too_big = False
@@ -173,7 +175,7 @@ class _Conn(asyncio.Protocol):
     # httptools callbacks
     def on_message_begin(self) -> None:
         self._url = b""
-        self._headers = {}
+        self._headers = Headers()
         self._body = []
         self._size = 0
         self._too_big = False
@@ -182,9 +184,7 @@ class _Conn(asyncio.Protocol):
         self._url += url
 
     def on_header(self, name: bytes, value: bytes) -> None:
-        key = name.decode("latin-1").lower()
-        val = value.decode("latin-1").strip(" \t")  # optional whitespace is not part of it
-        self._headers[key] = f"{self._headers[key]}, {val}" if key in self._headers else val
+        self._headers.add(name, value)
 
     def on_headers_complete(self) -> None:
         if self._headers.get("expect", "").lower() == "100-continue":

@@ -19,6 +19,8 @@ from urllib.parse import urlsplit
 
 import httptools
 
+from manifold.protocol.httpheaders import Headers
+
 
 class HttpClientError(Exception):
     """The connection failed or the response was not HTTP."""
@@ -27,7 +29,7 @@ class HttpClientError(Exception):
 class Response:
     __slots__ = ("_conn", "headers", "status")
 
-    def __init__(self, conn: _Conn, status: int, headers: dict[str, str]) -> None:
+    def __init__(self, conn: _Conn, status: int, headers: Headers) -> None:
         self._conn = conn
         self.status = status
         self.headers = headers
@@ -66,7 +68,7 @@ class _Conn(asyncio.Protocol):
         self.pool = pool
         self.transport: asyncio.Transport | None = None
         self.parser = httptools.HttpResponseParser(self)
-        self.headers: dict[str, str] = {}
+        self.headers = Headers()
         self.head: asyncio.Future[Response] | None = None
         self.parts: list[bytes] = []
         self.complete = False
@@ -111,7 +113,7 @@ class _Conn(asyncio.Protocol):
 
     # httptools callbacks
     def on_header(self, name: bytes, value: bytes) -> None:
-        self.headers[name.decode("latin-1").lower()] = value.decode("latin-1").strip()
+        self.headers.add(name, value)
 
     def on_headers_complete(self) -> None:
         self.keep_alive = self.parser.should_keep_alive()
@@ -129,7 +131,7 @@ class _Conn(asyncio.Protocol):
     # use
     def send(self, request: bytes) -> asyncio.Future[Response]:
         assert self.transport is not None
-        self.headers = {}
+        self.headers = Headers()
         self.error = None
         self.parts = []
         self.complete = False
