@@ -56,7 +56,11 @@ async def ask(question: str, ctx: Context) -> str:
     from mcp import types
 
     res = await ctx.session.create_message(
-        messages=[types.SamplingMessage(role="user", content=types.TextContent(type="text", text=question))],
+        messages=[
+            types.SamplingMessage(
+                role="user", content=types.TextContent(type="text", text=question)
+            )
+        ],
         max_tokens=50,
     )
     content = res.content
