@@ -1,7 +1,7 @@
 """A lean raw JSON-RPC driver for the benchmark harness.
 
 Not the SDK client (which adds 1.3-2.4 ms per call): stdio is newline-delimited JSON over a
-subprocess pipe, framed by hand in a protocol callback; HTTP is plain aiohttp POSTs. Every answer
+subprocess pipe, framed by hand in a protocol callback; HTTP is one raw keep-alive connection per client (httptools). Every answer
 is matched to its request by id and its content is checked against what was asked.
 
 The measurement functions at the bottom take connected clients and tool names, so the same code
@@ -21,8 +21,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, cast
+from urllib.parse import urlsplit
 
-import aiohttp
+import httptools
 import orjson
 
 from bench.mock_upstream import blob_text, split_lines
@@ -355,16 +356,66 @@ async def _list_all(request: Callable[..., Any], timeout: float) -> list[JsonObj
 # HTTP
 
 
-class HttpConn:
-    """One MCP client over Streamable HTTP: a legacy session, or stateless modern POSTs."""
+class _RawHttp(asyncio.Protocol):
+    """One keep-alive HTTP/1.1 connection, parsed with httptools: a lean client, so that the
+    driver's own cost does not hide the gateway's (aiohttp's client costs ~160 us a call)."""
 
-    def __init__(self, session: aiohttp.ClientSession, url: str, era: str = "legacy") -> None:
-        self.session = session
+    def __init__(self) -> None:
+        self.parser = httptools.HttpResponseParser(self)
+        self.transport: asyncio.Transport | None = None
+        self.fut: asyncio.Future[tuple[int, dict[bytes, bytes], bytes]] | None = None
+        self.headers: dict[bytes, bytes] = {}
+        self.body: list[bytes] = []
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = transport  # type: ignore[assignment]
+
+    def data_received(self, data: bytes) -> None:
+        try:
+            self.parser.feed_data(data)
+        except httptools.HttpParserError as e:
+            self._fail(RpcError(f"bad HTTP: {e}"))
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._fail(RpcError(f"connection lost: {exc}"))
+
+    def _fail(self, exc: Exception) -> None:
+        if self.fut is not None and not self.fut.done():
+            self.fut.set_exception(exc)
+
+    def on_header(self, name: bytes, value: bytes) -> None:
+        self.headers[name.lower()] = value.strip()
+
+    def on_body(self, body: bytes) -> None:
+        self.body.append(body)
+
+    def on_message_complete(self) -> None:
+        if self.fut is not None and not self.fut.done():
+            self.fut.set_result((self.parser.get_status_code(), self.headers, b"".join(self.body)))
+
+    async def send(self, data: bytes) -> tuple[int, dict[bytes, bytes], bytes]:
+        assert self.transport is not None
+        self.headers, self.body = {}, []
+        self.fut = asyncio.get_running_loop().create_future()
+        self.transport.write(data)
+        return await self.fut
+
+
+class HttpConn:
+    """One MCP client over Streamable HTTP: a legacy session, or stateless modern POSTs, on
+    one keep-alive connection of its own (as a real client keeps)."""
+
+    def __init__(self, url: str, era: str = "legacy") -> None:
+        u = urlsplit(url)
+        self.host = u.hostname or "127.0.0.1"
+        self.port = u.port or 80
+        self.path = u.path or "/"
         self.url = url
         self.era = era
         self.ids = itertools.count(1)
         self.session_id: str | None = None
         self.version = MODERN_VERSION if era == "modern" else LEGACY_VERSION
+        self._conn: _RawHttp | None = None
 
     def _headers(self, method: str | None, name: str | None) -> dict[str, str]:
         h = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
@@ -378,31 +429,40 @@ class HttpConn:
                 h["Mcp-Name"] = name
         return h
 
+    async def _exchange(
+        self, verb: str, headers: dict[str, str], body: bytes, timeout: float
+    ) -> tuple[int, dict[bytes, bytes], bytes]:
+        if self._conn is None or self._conn.transport is None or self._conn.transport.is_closing():
+            loop = asyncio.get_running_loop()
+            _t, self._conn = await loop.create_connection(_RawHttp, self.host, self.port)
+        lines = [f"{verb} {self.path} HTTP/1.1", f"Host: {self.host}:{self.port}"]
+        lines += [f"{k}: {v}" for k, v in headers.items()]
+        lines.append(f"Content-Length: {len(body)}")
+        data = ("\r\n".join(lines) + "\r\n\r\n").encode() + body
+        async with asyncio.timeout(timeout):
+            return await self._conn.send(data)
+
     async def post(self, msg: JsonObj, timeout: float) -> tuple[int, JsonObj | None]:
         method = msg.get("method")
         name = None
         params = msg.get("params")
         if method == "tools/call" and isinstance(params, dict):
             name = params.get("name")
-        async with self.session.post(
-            self.url,
-            data=orjson.dumps(msg),
-            headers=self._headers(method, name),
-            timeout=aiohttp.ClientTimeout(total=timeout),
-        ) as resp:
-            if method == "initialize" and "Mcp-Session-Id" in resp.headers:
-                self.session_id = resp.headers["Mcp-Session-Id"]
-            body = await resp.read()
-            ctype = resp.headers.get("Content-Type", "")
-            if resp.status == 202 or not body:
-                return resp.status, None
-            if ctype.startswith("text/event-stream"):
-                return resp.status, _answer_in_sse(body, msg.get("id"))
-            try:
-                parsed = orjson.loads(body)
-            except orjson.JSONDecodeError:
-                raise RpcError(f"HTTP {resp.status}: {body[:200]!r}") from None
-            return resp.status, parsed if isinstance(parsed, dict) else None
+        status, headers, body = await self._exchange(
+            "POST", self._headers(method, name), orjson.dumps(msg), timeout
+        )
+        if method == "initialize" and b"mcp-session-id" in headers:
+            self.session_id = headers[b"mcp-session-id"].decode()
+        ctype = headers.get(b"content-type", b"")
+        if status == 202 or not body:
+            return status, None
+        if ctype.startswith(b"text/event-stream"):
+            return status, _answer_in_sse(body, msg.get("id"))
+        try:
+            parsed = orjson.loads(body)
+        except orjson.JSONDecodeError:
+            raise RpcError(f"HTTP {status}: {body[:200]!r}") from None
+        return status, parsed if isinstance(parsed, dict) else None
 
     async def request(
         self, method: str, params: JsonObj | None = None, timeout: float = 30.0
@@ -438,16 +498,12 @@ class HttpConn:
         return await _list_all(self.request, timeout)
 
     async def close(self) -> None:
-        if self.session_id is None:
-            return
-        with contextlib.suppress(aiohttp.ClientError, TimeoutError):
-            async with self.session.delete(
-                self.url,
-                headers=self._headers(None, None),
-                timeout=aiohttp.ClientTimeout(total=5),
-            ):
-                pass
-        self.session_id = None
+        if self.session_id is not None:
+            with contextlib.suppress(RpcError, OSError, TimeoutError):
+                await self._exchange("DELETE", self._headers(None, None), b"", 5)
+            self.session_id = None
+        if self._conn is not None and self._conn.transport is not None:
+            self._conn.transport.close()
 
 
 def _answer_in_sse(body: bytes, rid: Any) -> JsonObj | None:
@@ -734,41 +790,39 @@ async def http_throughput(
 ) -> HttpResult:
     """``clients`` concurrent sessions, each doing sequential echo calls for ``duration_s``."""
     out = HttpResult(clients=clients, duration_s=duration_s)
-    connector = aiohttp.TCPConnector(limit=0, force_close=False)
-    async with aiohttp.ClientSession(connector=connector) as session:
-        conns = [HttpConn(session, url, era) for _ in range(clients)]
-        await asyncio.gather(*(c.handshake() for c in conns))
-        start = time.perf_counter() + warmup_s
-        stop = start + duration_s
+    conns = [HttpConn(url, era) for _ in range(clients)]
+    await asyncio.gather(*(c.handshake() for c in conns))
+    start = time.perf_counter() + warmup_s
+    stop = start + duration_s
 
-        async def worker(k: int, conn: HttpConn) -> None:
-            i = 0
-            while True:
-                t0 = time.perf_counter()
-                if t0 >= stop:
-                    return
-                args = {"client": k, "seq": i}
-                i += 1
-                out.attempts += 1
-                try:
-                    result = await conn.request("tools/call", {"name": tool, "arguments": args})
-                    ok = echo_matches(result, args)
-                    why = "" if ok else f"wrong answer {str(result)[:200]}"
-                except (RpcError, aiohttp.ClientError, TimeoutError) as exc:
-                    ok, why = False, str(exc) or type(exc).__name__
-                t1 = time.perf_counter()
-                if t0 >= start and t1 <= stop:
-                    if ok:
-                        out.calls += 1
-                        out.latencies_ms.append((t1 - t0) * 1000)
-                    else:
-                        out.errors += 1
-                        out.first_error = out.first_error or why
+    async def worker(k: int, conn: HttpConn) -> None:
+        i = 0
+        while True:
+            t0 = time.perf_counter()
+            if t0 >= stop:
+                return
+            args = {"client": k, "seq": i}
+            i += 1
+            out.attempts += 1
+            try:
+                result = await conn.request("tools/call", {"name": tool, "arguments": args})
+                ok = echo_matches(result, args)
+                why = "" if ok else f"wrong answer {str(result)[:200]}"
+            except (RpcError, OSError, TimeoutError) as exc:
+                ok, why = False, str(exc) or type(exc).__name__
+            t1 = time.perf_counter()
+            if t0 >= start and t1 <= stop:
+                if ok:
+                    out.calls += 1
+                    out.latencies_ms.append((t1 - t0) * 1000)
+                else:
+                    out.errors += 1
+                    out.first_error = out.first_error or why
 
-        try:
-            await asyncio.gather(*(worker(k, c) for k, c in enumerate(conns)))
-        finally:
-            await asyncio.gather(*(c.close() for c in conns))
+    try:
+        await asyncio.gather(*(worker(k, c) for k, c in enumerate(conns)))
+    finally:
+        await asyncio.gather(*(c.close() for c in conns))
     return out
 
 
