@@ -1,8 +1,9 @@
 """A lean raw JSON-RPC driver for the benchmark harness.
 
 Not the SDK client (which adds 1.3-2.4 ms per call): stdio is newline-delimited JSON over a
-subprocess pipe, framed by hand in a protocol callback; HTTP is one raw keep-alive connection per client (httptools). Every answer
-is matched to its request by id and its content is checked against what was asked.
+subprocess pipe, framed by hand in a protocol callback; HTTP is one raw keep-alive connection
+per client, parsed with httptools. Every answer is matched to its request by id and its
+content is checked against what was asked.
 
 The measurement functions at the bottom take connected clients and tool names, so the same code
 measures a mock upstream directly and through the gateway (where tools carry a prefix).
