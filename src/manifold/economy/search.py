@@ -835,11 +835,20 @@ _SYNONYMS: Final[dict[str, tuple[tuple[str, float], ...]]] = {
     "all time": (("record", 0.6), ("personal", 0.4)),
     "pb": (("personal record", 0.8),),
     # --- databases
-    "database": (("sql", 0.4), ("db", 0.5), ("schema", 0.2)),
+    "database": (
+        ("sql", 0.4),
+        ("db", 0.5),
+        ("schema", 0.2),
+        ("postgres", 0.5),
+        ("postgresql", 0.5),
+        ("mysql", 0.5),
+        ("sqlite", 0.5),
+    ),
     "sql": (("query", 0.5), ("database", 0.4)),
     "select": (("query", 0.6), ("sql", 0.5), ("read", 0.3)),
     "insert": (("execute", 0.4), ("modify", 0.4), ("add", 0.3), ("write", 0.3)),
-    "row": (("data", 0.4), ("record", 0.4), ("table", 0.4)),
+    "row": (("data", 0.5), ("sql", 0.5), ("record", 0.4), ("table", 0.3)),
+    "table": (("sql", 0.3), ("database", 0.3)),
     "column": (("field", 0.5), ("schema", 0.3), ("describe", 0.3)),
     "field": (("column", 0.5),),
     "structure": (("schema", 0.6), ("describe", 0.5)),
@@ -1033,6 +1042,26 @@ _MANY_RE: Final = re.compile(
 )
 _MANY_CONCEPT: Final[tuple[tuple[str, float], ...]] = (("multiple", 0.5), ("batch", 0.4))
 
+# Database requests name the data ("rows", "records") or where it lives ("table",
+# "db") rather than the statement that reaches it. Reading or changing data in a
+# database is what a tool that runs SQL does, so such a request also asks for SQL of
+# the matching kind. Table metadata ("columns", "indexes", "size") is not data.
+_DB_DATA_WORDS: Final[frozenset[str]] = frozenset(
+    _words("row rows record records entry entries value values")
+)
+_DB_PLACE_WORDS: Final[frozenset[str]] = frozenset(
+    _words("table tables database databases db dbs sql postgres postgresql mysql sqlite")
+)
+_DB_DML_WORDS: Final[frozenset[str]] = frozenset(_words("insert inserts upsert"))
+_DB_READ_CONCEPT: Final[tuple[tuple[str, float], ...]] = (
+    ("sql select query", 0.5),
+    ("sql query", 0.5),
+)
+_DB_WRITE_CONCEPT: Final[tuple[tuple[str, float], ...]] = (
+    ("sql statement modify data", 0.4),
+    ("sql statement", 0.5),
+)
+
 # Action classes. Tool names are overwhelmingly ``verb_object``; queries are either
 # imperative ("delete the row") or questions ("which tables ..."). When the query's
 # action agrees with the tool's verb the tool gets a bonus (see ``RankerConfig``).
@@ -1044,7 +1073,7 @@ _VERB_WORDS: Final[dict[str, int]] = {
         _words(
             "get show display view read fetch retrieve return describe inspect download export "
             "check see explain count calculate compute summarize summarise watch monitor analyze "
-            "analyse preview peek print dump"
+            "analyse preview peek print dump select"
         ),
         _READ,
     ),
@@ -1188,6 +1217,29 @@ def _tool_action(tool: str, server: str, description: str) -> int | None:
     return cls
 
 
+_READ_ONLY_RE: Final = re.compile(r"\bread[- ]only\b", re.IGNORECASE)
+
+
+def _tool_extra_actions(description: str) -> frozenset[int]:
+    """Further actions a generic executor says it performs.
+
+    A description that names the kinds of command it runs in capitals ("modifies
+    data (INSERT, UPDATE, DELETE)") or calls itself read-only performs those actions
+    too, whatever its leading verb ("Run", "Execute").
+    """
+    out: set[int] = set()
+    for w in _RAW_WORD_RE.findall(description):
+        if len(w) >= 3 and w.isupper() and w.isalpha():
+            c = _VERB_CLASS.get(stem(w.lower()))
+            if c is not None:
+                out.add(c)
+    if _READ_ONLY_RE.search(description):
+        out.add(_READ)
+    if _READ in out:
+        out.add(_LIST)
+    return frozenset(out)
+
+
 def _analyse_phrase(text: str) -> tuple[str, ...]:
     """Terms of a vocabulary value. A single word is kept even if it is a stop word
     ("me" as in a tool called ``get_me``)."""
@@ -1301,6 +1353,14 @@ def _parse_query(query: str) -> _ParsedQuery:
     action = _query_action(lowered, lead)
     if query.rstrip().endswith("?") and action is None:
         action = _READ
+    db_concept = _database_concept(lowered, action)
+    weak: frozenset[str] = frozenset()
+    if db_concept is not None:
+        slots.append(_Slot(alts=_phrase_alts(db_concept), weight=1.0, primary=()))
+        if _DB_DATA_WORDS.intersection(lowered):
+            # "the rows of the orders table": the table is where the data is, not
+            # what the request is about; the SQL concept stands for both words.
+            weak = _DB_DATA_WORDS | _DB_PLACE_WORDS
     i = 0
     n_words = len(raw_words)
     while i < n_words:
@@ -1353,7 +1413,8 @@ def _parse_query(query: str) -> _ParsedQuery:
             s = stem(p)
             alts3: list[tuple[tuple[str, ...], float]] = [((s,), 1.0)]
             alts3.extend(_SYN_SINGLE.get(s, ()))
-            slots.append(_Slot(alts=_dedupe(alts3), weight=1.0, primary=(s,), proper=proper))
+            sw = 0.5 if p in weak else 1.0
+            slots.append(_Slot(alts=_dedupe(alts3), weight=sw, primary=(s,), proper=proper))
         if joint is not None and not joint.isdigit():
             w = 0.6 if content else 1.0
             slots.append(_Slot(alts=(((joint,), 1.0),), weight=w, primary=()))
@@ -1370,6 +1431,26 @@ def _parse_query(query: str) -> _ParsedQuery:
         if p.isalpha() and p.lower() not in _STOP_WORDS
     )
     return _ParsedQuery(_dedupe_expansions(slots), action, surface)
+
+
+def _database_concept(
+    lowered: Sequence[str], action: int | None
+) -> tuple[tuple[str, float], ...] | None:
+    """The SQL concept of a request for data in a database (see ``_DB_DATA_WORDS``)."""
+    words = set(lowered)
+    dml = bool(words & _DB_DML_WORDS)
+    place = bool(words & _DB_PLACE_WORDS)
+    data = bool(words & _DB_DATA_WORDS)
+    if "row" in words or "rows" in words:
+        place = True  # rows live in a table
+    writes = action in (_CREATE, _UPDATE, _DELETE)
+    if action == _RUN and ("select" in words or "selects" in words):
+        return _DB_READ_CONCEPT  # "run a SELECT"
+    if not (dml or (place and (data or writes))):
+        return None
+    if writes or dml:
+        return _DB_WRITE_CONCEPT
+    return _DB_READ_CONCEPT
 
 
 _PERSON_ALTS: Final[tuple[tuple[tuple[str, ...], float], ...]] = (
@@ -1484,6 +1565,7 @@ class ToolIndex:
         "_bigram_postings",
         "_config",
         "_entries",
+        "_extra_actions",
         "_name_surface",
         "_name_terms",
         "_postings",
@@ -1499,10 +1581,12 @@ class ToolIndex:
         name_terms: list[frozenset[str]],
         name_surface: list[frozenset[str]],
         actions: list[int | None],
+        extra_actions: list[frozenset[int]],
         config: RankerConfig,
     ) -> None:
         self._entries = entries
         self._actions = actions
+        self._extra_actions = extra_actions
         self._postings = postings
         self._bigram_postings = bigram_postings
         self._name_terms = name_terms
@@ -1617,7 +1701,8 @@ class ToolIndex:
                 bg_pseudo.setdefault(b, {})[d] = count
         bigram_postings = {b: _impacts(per_doc, n_docs, cfg.k1) for b, per_doc in bg_pseudo.items()}
         actions = [_tool_action(e.tool, e.server, e.description) for e in docs]
-        return cls(docs, postings, bigram_postings, name_terms, name_surface, actions, cfg)
+        extra = [_tool_extra_actions(e.description) for e in docs]
+        return cls(docs, postings, bigram_postings, name_terms, name_surface, actions, extra, cfg)
 
     # -- introspection --------------------------------------------------------------------
 
@@ -1738,6 +1823,7 @@ class ToolIndex:
         q_surface = parsed.surface
         sfw = cfg.surface_weight
         actions = self._actions
+        extra_actions = self._extra_actions
         entries = self._entries
         scored: list[tuple[float, str, str]] = []
         for d in best_docs:
@@ -1758,7 +1844,7 @@ class ToolIndex:
             if qa is not None:
                 ta = actions[d]
                 if ta is not None:
-                    if ta == qa:
+                    if ta == qa or qa in extra_actions[d]:
                         score += cfg.action_match
                     elif (ta in _READ_CLASSES) == q_read:
                         score += cfg.action_family
