@@ -18,6 +18,7 @@ from typing import Any
 
 from manifold.config import UpstreamConfig
 from manifold.protocol import jsonrpc as rpc
+from manifold.protocol.eras import Era
 from manifold.upstream.session import CallSink, SessionEvents, UpstreamSession
 from manifold.upstream.slots import Slots
 from manifold.upstream.stdio import StdioTransport, child_environment
@@ -66,6 +67,9 @@ class Upstream:
         self._restart_task: asyncio.Task[None] | None = None
         self._stopping = False
         self.restarting_at = 0.0
+        self.last_health: float | None = None
+        self._health: asyncio.Task[None] | None = None
+        self._closing: set[asyncio.Task[None]] = set()
         self.slots = Slots(cfg.max_in_flight)
 
     async def ensure(self) -> UpstreamSession:
@@ -122,7 +126,39 @@ class Upstream:
             session.description.protocol_version if session.description else "?",
         )
         self.on_ready(self.name)
+        if self.cfg.health_interval > 0 and (self._health is None or self._health.done()):
+            self._health = asyncio.ensure_future(self._health_loop())
         return session
+
+    async def _health_loop(self) -> None:
+        """Ping the live session now and then; one that does not answer is hung: restart it."""
+        interval, limit = self.cfg.health_interval, self.cfg.health_timeout
+        while not self._stopping:
+            await asyncio.sleep(interval)
+            s = self.session
+            if s is None or not s.alive or s.description is None:
+                continue
+            # Modern servers have no ping; server/discover is their cheap, side-effect-free call.
+            method = "ping" if s.era is Era.LEGACY else "server/discover"
+            try:
+                await s.request(method, {} if method == "ping" else None, timeout=limit)
+                self.last_health = time.monotonic()
+            except TimeoutError:
+                log.warning(
+                    "upstream %s did not answer a health check in %g s: restarting",
+                    self.name,
+                    limit,
+                )
+                self._retire(s, f"no answer to a health check within {limit:g} s")
+            except rpc.RpcError:
+                self.last_health = time.monotonic()  # it answered, if only with an error
+
+    def _retire(self, session: UpstreamSession, why: str) -> None:
+        """Take a wedged session out of service: fail its calls, reap it, restart."""
+        task = asyncio.ensure_future(session.close())
+        self._closing.add(task)  # reaping goes on whatever happens to the caller
+        task.add_done_callback(self._closing.discard)
+        self.on_closed(self.name, why)
 
     # SessionEvents: forward, and restart on close.
     def on_list_changed(self, upstream: str, kind: str) -> None:
@@ -157,6 +193,8 @@ class Upstream:
         if self._stopping:
             return
         old = self.session
+        if old is not None and old.alive:
+            return  # a call already brought it back
         if old is not None:
             with contextlib.suppress(Exception):
                 await old.close()
@@ -195,6 +233,10 @@ class Upstream:
 
     async def stop(self) -> None:
         self._stopping = True
+        if self._closing:
+            await asyncio.gather(*self._closing, return_exceptions=True)
+        if self._health is not None:
+            self._health.cancel()
         if self._restart_task is not None:
             self._restart_task.cancel()
         if self._starting is not None and not self._starting.done():
