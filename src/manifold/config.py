@@ -58,6 +58,10 @@ class UpstreamConfig(_Strict):
     connect_timeout: float = Field(default=30.0, gt=0)
     max_in_flight: int = Field(default=32, ge=1, le=10_000)
     tools: ToolFilter = Field(default_factory=ToolFilter)
+    # shared: one session for every client; per_client: a session (process) per client session,
+    # for stateful servers and for server-to-client requests that cannot be attributed on stdio.
+    isolation: Literal["shared", "per_client"] = "shared"
+    max_clients: int = Field(default=64, ge=1)
     health_interval: float = Field(default=30.0, ge=0)  # seconds between pings; 0: off
     health_timeout: float = Field(default=10.0, gt=0)
     restart_backoff_initial: float = Field(default=0.5, gt=0)

@@ -153,6 +153,12 @@ class Gateway:
         task.add_done_callback(self._tasks.discard)
         return task
 
+    def end_session(self, session: DownstreamSession) -> None:
+        """A client session ended: forget it, and end what upstreams kept for it alone."""
+        self.sessions.discard(session)
+        for up in self.upstreams.values():
+            up.release(session.id)
+
     # ----------------------------------------------------------------- catalog refresh
 
     def _on_upstream_ready(self, name: str) -> None:

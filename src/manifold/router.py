@@ -45,4 +45,5 @@ class Router:
             timeout=timeout,
             client_caps=ctx.client_caps,
             headers=headers,
+            client_key=ctx.session_key,
         )

@@ -163,7 +163,7 @@ class HttpFront:
     def _end_session(self, s: _LegacySession) -> None:
         self.sessions.pop(s.down.id, None)
         s.down.close()
-        self.gw.sessions.discard(s.down)
+        self.gw.end_session(s.down)
 
     # ----------------------------------------------------------------- routing and checks
 

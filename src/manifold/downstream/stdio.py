@@ -196,7 +196,7 @@ class StdioFront:
         finally:
             starting.cancel()
             self.session.close()
-            self.gw.sessions.discard(self.session)
+            self.gw.end_session(self.session)
             if r_transport is not None:
                 r_transport.close()
             await self.gw.stop()

@@ -70,6 +70,8 @@ class Upstream:
         self.last_health: float | None = None
         self._health: asyncio.Task[None] | None = None
         self._closing: set[asyncio.Task[None]] = set()
+        self._clients: dict[str, UpstreamSession] = {}  # isolation: per_client
+        self._client_starts: dict[str, asyncio.Task[UpstreamSession]] = {}
         self.slots = Slots(cfg.max_in_flight)
 
     async def ensure(self) -> UpstreamSession:
@@ -211,15 +213,23 @@ class Upstream:
         timeout: float | None = None,
         client_caps: dict[str, Any] | None = None,
         headers: dict[str, str] | None = None,
+        client_key: str = "",
     ) -> rpc.Incoming:
-        """One request under this upstream's concurrency cap and timeout."""
+        """One request under this upstream's concurrency cap and timeout.
+
+        With `isolation: per_client`, a client session (`client_key`) gets a server process
+        (or HTTP session) of its own, so the server's state and its requests to the client
+        belong to that client alone; stateless requests (no key) use the shared session."""
         t = self.cfg.timeout if timeout is None else timeout
         slots = self.slots
         if not slots.try_acquire():
             await slots.acquire()
         try:
-            s = self.session
-            session = s if s is not None and s.alive else await self.ensure()
+            if client_key and self.cfg.isolation == "per_client":
+                session = await self._client_session(client_key)
+            else:
+                s = self.session
+                session = s if s is not None and s.alive else await self.ensure()
             return await session.request(
                 method, params, sink=sink, timeout=t, client_caps=client_caps, headers=headers
             )
@@ -231,7 +241,53 @@ class Upstream:
         finally:
             slots.release()
 
+    async def _client_session(self, key: str) -> UpstreamSession:
+        s = self._clients.get(key)
+        if s is not None and s.alive:
+            return s
+        pending = self._client_starts.get(key)
+        if pending is None:
+            if len(self._clients) >= self.cfg.max_clients:
+                raise rpc.RpcError(
+                    rpc.UPSTREAM_UNAVAILABLE,
+                    f"upstream {self.name!r} already runs {self.cfg.max_clients} client sessions",
+                )
+            pending = asyncio.ensure_future(self._open_client(key))
+            self._client_starts[key] = pending
+            pending.add_done_callback(lambda _t: self._client_starts.pop(key, None))
+        try:
+            return await asyncio.shield(pending)
+        except (TransportClosed, TimeoutError) as e:
+            raise rpc.RpcError(rpc.UPSTREAM_UNAVAILABLE, f"upstream {self.name!r}: {e}") from None
+
+    async def _open_client(self, key: str) -> UpstreamSession:
+        events = _ClientEvents(self, key)
+        session = UpstreamSession(
+            self.name, make_transport(self.name, self.cfg), events, self.client_info
+        )
+        try:
+            await session.open(self.cfg.connect_timeout)
+        except BaseException:
+            with contextlib.suppress(Exception):
+                await session.close()
+            raise
+        self._clients[key] = session
+        log.info("upstream %s: started a session for client %s", self.name, key[:8])
+        return session
+
+    def release(self, key: str) -> None:
+        """The client is gone: end its own session of this upstream, if it has one."""
+        s = self._clients.pop(key, None)
+        if s is not None:
+            task = asyncio.ensure_future(s.close())
+            self._closing.add(task)
+            task.add_done_callback(self._closing.discard)
+
     async def stop(self) -> None:
+        for t in list(self._client_starts.values()):
+            t.cancel()
+        for key in list(self._clients):
+            self.release(key)
         self._stopping = True
         if self._closing:
             await asyncio.gather(*self._closing, return_exceptions=True)
@@ -246,3 +302,26 @@ class Upstream:
         if self.session is not None:
             await self.session.close()
         self.state = "stopped"
+
+
+class _ClientEvents:
+    """A client's own session reports to the upstream, except its end: that is the client's."""
+
+    def __init__(self, upstream: Upstream, key: str) -> None:
+        self.upstream = upstream
+        self.key = key
+
+    def on_list_changed(self, upstream: str, kind: str) -> None:
+        pass  # the shared session's lists are the catalog's; a client's copy changes with them
+
+    def on_resource_updated(self, upstream: str, params: dict[str, Any]) -> None:
+        self.upstream.on_resource_updated(upstream, params)
+
+    def on_log(self, upstream: str, params: dict[str, Any]) -> None:
+        self.upstream.on_log(upstream, params)
+
+    def on_closed(self, upstream: str, why: str) -> None:
+        # The next call of this client starts a fresh one.
+        if self.upstream._clients.get(self.key) is not None:
+            self.upstream._clients.pop(self.key, None)
+        log.warning("upstream %s: the session of client %s ended: %s", upstream, self.key[:8], why)
