@@ -466,17 +466,16 @@ class UpstreamSession:
                 p.sink.progress({**params, "progressToken": p.down_token})
             return
         if method == "notifications/message":
-            if related is not None:
-                sink = self._sink_for(related)
-                if sink is not None:
-                    sink.log(params)
-                    return
-            sinks = {id(p.sink): p.sink for p in self._pending.values() if p.sink is not None}
-            if sinks:
-                for s in sinks.values():
-                    s.log(params)
+            if not any(p.sink is not None for p in self._pending.values()):
+                self.events.on_log(self.name, params)  # no call waiting: a server-wide message
+                return
+            # Like a server-to-client request: to its call's client when that can be told,
+            # never to another client's call on a guess.
+            sink = self._sink_for(related)
+            if sink is not None:
+                sink.log(params)
             else:
-                self.events.on_log(self.name, params)
+                log.debug("upstream %s: log message of no attributable call dropped", self.name)
             return
         if method.endswith("/list_changed") and method.startswith("notifications/"):
             kind = method.split("/")[1]
