@@ -18,6 +18,7 @@ import ipaddress
 import itertools
 import logging
 import time
+from collections import deque
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -57,61 +58,115 @@ def _text(resp: Responder, status: int, text: str, headers: dict[str, str] | Non
     resp.send(status, {"Content-Type": "text/plain", **(headers or {})}, text.encode())
 
 
-class _Stream:
-    """Frames a request produces before (and including) its answer."""
+REPLAY_EVENTS = 256  # per stream, kept for a legacy client that resumes with Last-Event-ID
 
-    __slots__ = ("queue",)
 
-    def __init__(self) -> None:
-        self.queue: asyncio.Queue[Any] = asyncio.Queue()
+def sse_event(eid: str, frame: bytes) -> bytes:
+    return b"id: " + eid.encode() + b"\nevent: message\ndata: " + frame + b"\n\n"
 
-    def send(self, frame: bytes) -> None:
-        self.queue.put_nowait(frame)
+
+class _StreamLog:
+    """The events of one SSE stream of a legacy session, for resumption (Last-Event-ID)."""
+
+    __slots__ = ("_seq", "done", "events", "follower", "name")
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.events: deque[tuple[int, bytes]] = deque(maxlen=REPLAY_EVENTS)
+        self.done = False
+        self.follower: asyncio.Queue[tuple[int, bytes] | None] | None = None
+        self._seq = 0
+
+    def add(self, frame: bytes) -> str:
+        self._seq += 1
+        self.events.append((self._seq, frame))
+        if self.follower is not None:
+            self.follower.put_nowait((self._seq, frame))
+        return f"{self.name}.{self._seq}"
+
+    def close(self) -> None:
+        self.done = True
+        if self.follower is not None:
+            self.follower.put_nowait(None)
 
 
 class _Answer:
     """One request's answer: JSON, unless a frame is sent first, then an SSE stream.
 
     Writes are synchronous (the transport buffers); a request's side traffic is small and its
-    answer is one frame, so there is nothing to wait for here.
+    answer is one frame, so there is nothing to wait for here. On a legacy session the stream's
+    events are also kept (`_StreamLog`), so a client whose connection dropped can resume it.
     """
 
-    __slots__ = ("extra", "front", "resp", "streaming")
+    __slots__ = ("extra", "log", "resp", "streaming")
 
-    def __init__(self, front: HttpFront, resp: Responder, extra: dict[str, str] | None) -> None:
-        self.front = front
+    def __init__(
+        self, resp: Responder, extra: dict[str, str] | None, log: _StreamLog | None
+    ) -> None:
         self.resp = resp
         self.extra = extra
+        self.log = log
         self.streaming = False
 
+    def _write(self, frame: bytes) -> None:
+        eid = self.log.add(frame) if self.log is not None else "0"
+        if not self.resp.done:
+            self.resp.write_now(sse_event(eid, frame))
+
     def send(self, frame: bytes) -> None:
-        if self.resp.done:
-            return
         if not self.streaming:
+            if self.resp.done:
+                return
             self.streaming = True
             self.resp.start_now(200, {**_SSE, **(self.extra or {})})
-        self.resp.write_now(self.front._event(frame))
+            if self.log is not None:
+                # Priming event (an id, no data) and a retry hint: a client whose connection
+                # drops from here on can resume this stream with Last-Event-ID.
+                self.resp.write_now(f"id: {self.log.name}.0\nretry: 1000\ndata: \n\n".encode())
+        self._write(frame)
 
     def finish(self, frame: bytes | None, status: int) -> None:
-        if self.resp.done:
-            return
         if self.streaming:
             if frame is not None:
-                self.resp.write_now(self.front._event(frame))
-            self.resp.end()
-        elif frame is None:
+                self._write(frame)
+            if self.log is not None:
+                self.log.close()
+            if not self.resp.done:
+                self.resp.end()
+            return
+        if self.resp.done:
+            return
+        if frame is None:
             self.resp.send(status, self.extra or {})
         else:
             self.resp.send(status, {**_JSON, **(self.extra or {})}, frame)
 
 
 class _LegacySession:
-    __slots__ = ("down", "get_open", "last_seen")
+    __slots__ = ("_ids", "down", "get_open", "last_seen", "standalone", "streams")
 
     def __init__(self, down: DownstreamSession) -> None:
         self.down = down
         self.last_seen = time.monotonic()
         self.get_open = False
+        self._ids = itertools.count(1)
+        # The standalone stream's messages are kept even while no GET is open, for replay.
+        self.standalone = _StreamLog("g")
+        self.streams: dict[str, _StreamLog] = {"g": self.standalone}
+        down.send = self._standalone_send
+
+    def _standalone_send(self, frame: bytes) -> None:
+        self.standalone.add(frame)
+
+    def new_stream(self) -> _StreamLog:
+        log = _StreamLog(f"p{next(self._ids)}")
+        self.streams[log.name] = log
+        while len(self.streams) > 64:  # the oldest finished streams go first
+            oldest = next((k for k, v in self.streams.items() if v.done), None)
+            if oldest is None:
+                break
+            del self.streams[oldest]
+        return log
 
 
 class HttpFront:
@@ -128,7 +183,6 @@ class HttpFront:
         self.server = HttpServer(self.handle, MAX_FRAME)
         self._sweeper: asyncio.Task[None] | None = None
         self._starting: asyncio.Task[None] | None = None
-        self._event_ids = itertools.count(1)
         self.url = ""
 
     # ----------------------------------------------------------------- lifecycle
@@ -161,6 +215,8 @@ class HttpFront:
                     self._end_session(s)
 
     def _end_session(self, s: _LegacySession) -> None:
+        for log in s.streams.values():
+            log.close()  # open streams of the session end with it
         self.sessions.pop(s.down.id, None)
         s.down.close()
         self.gw.end_session(s.down)
@@ -381,7 +437,8 @@ class HttpFront:
         rid = msg["id"]
         task = asyncio.current_task()
         assert task is not None
-        out = _Answer(self, resp, extra)
+        legacy = self.sessions.get(down.id)
+        out = _Answer(resp, extra, legacy.new_stream() if legacy is not None else None)
         if cancel_on_disconnect:
             req.on_disconnect = task.cancel  # modern: closing the stream is the cancellation
         else:
@@ -408,10 +465,6 @@ class HttpFront:
                 down.inflight.pop(rid, None)
         out.finish(frame, status)
 
-    def _event(self, frame: bytes) -> bytes:
-        eid = str(next(self._event_ids)).encode()
-        return b"id: " + eid + b"\nevent: message\ndata: " + frame + b"\n\n"
-
     # ----------------------------------------------------------------- GET / DELETE
 
     async def get(self, req: Request, resp: Responder) -> None:
@@ -430,26 +483,57 @@ class HttpFront:
         if s.get_open:
             _error(resp, None, rpc.INVALID_REQUEST, "Conflict: a standalone stream is open", 409)
             return
-        stream = _Stream()
-        s.get_open = True
-        s.down.send = stream.send
+        last = req.headers.get("last-event-id")
+        log = s.standalone
+        after = None
+        if last:
+            name, _, seq = last.rpartition(".")
+            found = s.streams.get(name)
+            if found is not None and seq.isdigit():
+                log, after = found, int(seq)
+        if log is s.standalone:
+            if s.get_open:
+                _error(
+                    resp, None, rpc.INVALID_REQUEST, "Conflict: a standalone stream is open", 409
+                )
+                return
+            s.get_open = True
+        await self._follow(req, resp, s, log, after)
+
+    async def _follow(
+        self, req: Request, resp: Responder, s: _LegacySession, log: _StreamLog, after: int | None
+    ) -> None:
+        """Stream `log`: what the client missed after `after` (a resumption), then what comes."""
+        queue: asyncio.Queue[tuple[int, bytes] | None] = asyncio.Queue()
+        log.follower = queue
         try:
             await resp.start(200, _SSE)
             await resp.write(b": stream open\n\n")
+            if after is not None:
+                for seq, frame in list(log.events):
+                    if seq > after:
+                        await resp.write(sse_event(f"{log.name}.{seq}", frame))
+            if log.done:
+                return
             while not s.down.closed and not req.disconnected.done():
                 try:
-                    frame = await asyncio.wait_for(stream.queue.get(), KEEPALIVE_SECONDS)
+                    item = await asyncio.wait_for(queue.get(), KEEPALIVE_SECONDS)
                 except TimeoutError:
                     await resp.write(b": keep-alive\n\n")
                     continue
-                await resp.write(self._event(frame))
+                if item is None:
+                    return  # the request's answer has been sent: that stream is complete
+                seq, frame = item
+                if after is None or seq > after:
+                    await resp.write(sse_event(f"{log.name}.{seq}", frame))
         except ConnectionResetError:
             pass
         finally:
-            s.get_open = False
-            if s.down.send == stream.send:
-                s.down.send = None
-        resp.end()
+            if log.follower is queue:
+                log.follower = None
+            if log is s.standalone:
+                s.get_open = False
+            resp.end()
 
     def delete(self, req: Request, resp: Responder) -> None:
         sid = req.headers.get("mcp-session-id")
