@@ -178,3 +178,21 @@ def marked_pids() -> list[int]:
         if needle in environ.split(b"\0") and ") Z" not in stat:
             found.append(int(entry.name))
     return found
+
+
+def recording_sampler(asked: dict[str, list[str]], who: str) -> Any:
+    """A sampling callback for client `who`: records the question, answers "answer for <who>"."""
+    from mcp import types
+
+    async def callback(_ctx: Any, params: types.CreateMessageRequestParams) -> Any:
+        content = params.messages[0].content
+        asked.setdefault(who, []).append(
+            content.text if isinstance(content, types.TextContent) else "?"
+        )
+        return types.CreateMessageResult(
+            role="assistant",
+            content=types.TextContent(type="text", text=f"answer for {who}"),
+            model="test",
+        )
+
+    return callback

@@ -41,6 +41,7 @@ from tests.support import (
     UPSTREAMS,
     free_port,
     gateway_http,
+    recording_sampler,
     spawn,
     stdio_upstream,
     stop_group,
@@ -739,18 +740,7 @@ async def test_unlinkable_server_request_never_reaches_another_client(
     asked: dict[str, list[str]] = {"one": [], "two": []}
 
     def sampling(who: str) -> Any:
-        async def callback(
-            _ctx: ClientRequestContext, params: types.CreateMessageRequestParams
-        ) -> types.CreateMessageResult:
-            content = params.messages[0].content
-            asked[who].append(content.text if isinstance(content, types.TextContent) else "?")
-            return types.CreateMessageResult(
-                role="assistant",
-                content=types.TextContent(type="text", text=f"answer for {who}"),
-                model="test",
-            )
-
-        return callback
+        return recording_sampler(asked, who)
 
     with gateway_http(config, tmp_path / "gateway.log") as url:
         async with (

@@ -8,12 +8,10 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-import mcp_types as types
 import pytest
 from mcp import Client
-from mcp.client.context import ClientRequestContext
 
-from tests.support import gateway_http, marked_pids, stdio_upstream, write_config
+from tests.support import gateway_http, marked_pids, recording_sampler, stdio_upstream, write_config
 
 
 def _text(res: Any) -> str:
@@ -27,18 +25,7 @@ async def test_overlapping_clients_each_get_their_own_request(tmp_path: Path, mo
     asked: dict[str, list[str]] = {"one": [], "two": []}
 
     def sampling(who: str) -> Any:
-        async def callback(
-            _ctx: ClientRequestContext, params: types.CreateMessageRequestParams
-        ) -> types.CreateMessageResult:
-            content = params.messages[0].content
-            asked[who].append(content.text if isinstance(content, types.TextContent) else "?")
-            return types.CreateMessageResult(
-                role="assistant",
-                content=types.TextContent(type="text", text=f"answer for {who}"),
-                model="test",
-            )
-
-        return callback
+        return recording_sampler(asked, who)
 
     with gateway_http(config, tmp_path / "gateway.log") as url:
         before = len(marked_pids())
