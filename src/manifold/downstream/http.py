@@ -191,6 +191,12 @@ class HttpFront:
         # Bind at once; requests that need the upstreams wait for their first connection.
         self._starting = asyncio.ensure_future(self.gw.start())
         self.port = await self.server.start(self.host, self.port)
+        if self.host not in _LOOPBACK_NAMES and not self.allowed_hosts:
+            log.warning(
+                "serving on %s beyond loopback with no http.allowed_hosts: requests are accepted "
+                "only with a loopback Host header; list the names clients use in allowed_hosts",
+                self.host,
+            )
         host = f"[{self.host}]" if ":" in self.host else self.host
         self.url = f"http://{host}:{self.port}{self.path}"
         self._sweeper = asyncio.ensure_future(self._sweep())
