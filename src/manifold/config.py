@@ -101,6 +101,9 @@ class ExposureConfig(_Strict):
     mode: ExposureMode = "auto"
     clients: dict[str, ExposureMode] = Field(default_factory=dict)  # name glob -> mode
     deferring_clients: list[str] = Field(default_factory=list)  # added to the built-in table
+    # auto: below this many tokens of native tool list, passthrough is cheaper than a router
+    # (the router's own list is about 270 tokens, and each call through it costs a hop).
+    auto_router_min_tokens: int = Field(default=1000, ge=0)
 
 
 class SummarizeConfig(_Strict):

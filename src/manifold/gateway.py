@@ -102,6 +102,8 @@ class Gateway:
         self._refreshing: dict[str, asyncio.Task[None]] = {}
         self._stopping = False
         self.freeze_gc = False
+        self._native_for: object = None
+        self._native_tokens = 0
 
     # ----------------------------------------------------------------- lifecycle
 
@@ -152,6 +154,14 @@ class Gateway:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
         return task
+
+    def native_list_tokens(self) -> int:
+        """Estimated tokens of the whole passthrough tool list (kept per catalog change)."""
+        tools = self.catalog.tools
+        if self._native_for is not tools:
+            self._native_tokens = (len(rpc.dumps(tools)) + 40) // 4
+            self._native_for = tools
+        return self._native_tokens
 
     def end_session(self, session: DownstreamSession) -> None:
         """A client session ended: forget it, and end what upstreams kept for it alone."""

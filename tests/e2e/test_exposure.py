@@ -71,3 +71,15 @@ async def test_router_flow_search_invoke_list(tmp_path: Path) -> None:
         # A namespaced name still works when called directly.
         direct = await c.call_tool("alpha__echo", {"text": "hi"})
         assert direct.content[0].text == "alpha:hi"  # type: ignore[union-attr]
+
+
+async def test_auto_keeps_a_small_catalog_in_passthrough(tmp_path: Path) -> None:
+    # One small server: its whole list costs less than a router would; auto passes it through.
+    small = write_config(
+        tmp_path / "small.yaml",
+        {"only": stdio_upstream("hang_server.py")},
+        exposure={"mode": "auto"},
+    )
+    assert await _tool_names(small, "some-agent") == {"only__pid", "only__freeze"}
+    # Asked for explicitly, the router is used whatever the size.
+    assert await _tool_names(small, "some-agent", "--exposure", "router") == ROUTER

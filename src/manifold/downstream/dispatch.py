@@ -272,7 +272,7 @@ class Dispatcher:
         items = self.gw.catalog.items(kind)
         native: list[dict[str, Any]] | None = None
         if kind == "tools":
-            mode = self.gw.exposure.mode_for(self._client_name(r))
+            mode = self.gw.exposure.mode_for(self._client_name(r), self.gw.native_list_tokens())
             if mode == "router":
                 native, items = items, ROUTER_TOOLS
             elif mode == "hybrid":
@@ -328,7 +328,9 @@ class Dispatcher:
             raise rpc.RpcError(rpc.INVALID_PARAMS, "tools/call: 'arguments' must be an object")
         route = self.gw.catalog.tool_routes.get(name)
         if name in GATEWAY_TOOL_NAMES and (
-            route is None or self.gw.exposure.mode_for(self._client_name(r)) != "passthrough"
+            route is None
+            or self.gw.exposure.mode_for(self._client_name(r), self.gw.native_list_tokens())
+            != "passthrough"
         ):
             route = Route(GATEWAY, name)
         if route is None:

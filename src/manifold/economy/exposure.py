@@ -5,7 +5,9 @@
   instead of every schema.
 - `hybrid`: every tool plus `search_tools` and `read_result`.
 - `auto` (default): passthrough for clients that already defer tool loading themselves (they
-  search on their own, so a router would only add a hop), router for every other client.
+  search on their own, so a router would only add a hop), router for every other client, but
+  passthrough while the whole native tool list is small (`auto_router_min_tokens`): a router
+  would then cost more than it saves.
 
 A client is known by its self-reported `clientInfo.name`; that is a display choice, never a
 security decision.
@@ -37,14 +39,31 @@ class Exposure:
         self._deferring = [p.lower() for p in (*DEFERRING_CLIENTS, *cfg.deferring_clients)]
         self._cache: dict[str | None, Mode] = {}
 
-    def mode_for(self, client_name: str | None) -> Mode:
-        cached = self._cache.get(client_name)
-        if cached is not None:
-            return cached
-        mode = self._decide(client_name)
-        if len(self._cache) < 1024:
-            self._cache[client_name] = mode
+    def mode_for(self, client_name: str | None, native_tokens: int | None = None) -> Mode:
+        """The client's mode; `native_tokens` (the passthrough list's size) lets `auto` keep a
+        small catalog in passthrough."""
+        mode = self._cache.get(client_name)
+        if mode is None:
+            mode = self._decide(client_name)
+            if len(self._cache) < 1024:
+                self._cache[client_name] = mode
+        if (
+            mode == "router"
+            and native_tokens is not None
+            and native_tokens < self.cfg.auto_router_min_tokens
+            and self._auto(client_name)
+        ):
+            return "passthrough"
         return mode
+
+    def _auto(self, client_name: str | None) -> bool:
+        """Whether the client's mode was chosen by `auto` (not asked for by name or config)."""
+        if self.override is not None:
+            return False
+        name = (client_name or "").lower()
+        if any(fnmatch.fnmatchcase(name, p.lower()) for p in self.cfg.clients):
+            return False
+        return self.cfg.mode == "auto"
 
     def _decide(self, client_name: str | None) -> Mode:
         if self.override is not None:
