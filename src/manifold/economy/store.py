@@ -21,6 +21,7 @@ import datetime as _dt
 import os
 import sqlite3
 import threading
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from pathlib import Path
@@ -109,17 +110,32 @@ class SavingsStore:
             db = sqlite3.connect(
                 self.path, timeout=self.timeout, check_same_thread=False, isolation_level=None
             )
-            try:
-                db.execute("PRAGMA journal_mode=WAL")
-                db.execute("PRAGMA synchronous=NORMAL")
-                db.executescript(_SCHEMA)
-                db.execute(
-                    "INSERT OR IGNORE INTO meta (key, value) VALUES ('schema', ?)",
-                    (str(SCHEMA_VERSION),),
-                )
-            except sqlite3.Error:
-                db.close()
-                raise
+            # Switching a new file to WAL and creating the schema can meet another process
+            # doing the same; SQLite answers "database is locked" there without waiting on the
+            # busy timeout, so wait and retry here (bounded by the same timeout).
+            deadline = time.monotonic() + self.timeout
+            delay = 0.01
+            while True:
+                try:
+                    db.execute("PRAGMA journal_mode=WAL")
+                    db.execute("PRAGMA synchronous=NORMAL")
+                    db.executescript(_SCHEMA)
+                    db.execute(
+                        "INSERT OR IGNORE INTO meta (key, value) VALUES ('schema', ?)",
+                        (str(SCHEMA_VERSION),),
+                    )
+                    break
+                except sqlite3.OperationalError as e:
+                    if "locked" not in str(e) or time.monotonic() > deadline:
+                        db.close()
+                        raise
+                    if db.in_transaction:
+                        db.execute("ROLLBACK")
+                    time.sleep(delay)
+                    delay = min(delay * 2, 0.2)
+                except sqlite3.Error:
+                    db.close()
+                    raise
             self._db = db
         return self._db
 
