@@ -68,6 +68,11 @@ async def test_router_flow_search_invoke_list(tmp_path: Path) -> None:
         assert missing.is_error and "search_tools" in missing.content[0].text  # type: ignore[union-attr]
         nothing = (await c.call_tool("search_tools", {"query": "zzzqqq"})).content[0].text  # type: ignore[union-attr]
         assert "list_tools" in nothing
+        # A repeated identical result through invoke_tool is a short note in the router's terms.
+        long = {"server": "alpha", "tool": "echo", "arguments": {"text": "x" * 2000}}
+        await c.call_tool("invoke_tool", long)
+        again = (await c.call_tool("invoke_tool", long)).content[0].text  # type: ignore[union-attr]
+        assert again.startswith("Identical") and "alpha echo" in again, again
         # A namespaced name still works when called directly.
         direct = await c.call_tool("alpha__echo", {"text": "hi"})
         assert direct.content[0].text == "alpha:hi"  # type: ignore[union-attr]

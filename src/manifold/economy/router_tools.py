@@ -375,7 +375,6 @@ class GatewayTools:
             return text_result(
                 f"No tool {tool!r} on server {server!r}. Use search_tools or list_tools.", True
             )
-        exposed, _ = found
         arguments = args.get("arguments") or {}
         if not isinstance(arguments, dict):
             return text_result("invoke_tool: 'arguments' must be an object.", True)
@@ -387,7 +386,7 @@ class GatewayTools:
             "tools/call",
             params,
             Route(server, tool),
-            exposed,
+            f"{server} {tool}",  # as the model named it (notes such as dedup's speak of it)
             ctx.sink,
             ctx.client_caps,
             ctx.client_name,
