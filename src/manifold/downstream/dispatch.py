@@ -319,13 +319,19 @@ class Dispatcher:
             params = _strip_modern_meta(params)
         return params
 
-    async def tools_call(self, r: Request) -> Result:
+    @staticmethod
+    def _named(r: Request) -> str:
+        """The `name` of a tools/call or prompts/get, with its `arguments` checked too."""
         name = r.params.get("name")
         if not isinstance(name, str):
-            raise rpc.RpcError(rpc.INVALID_PARAMS, "tools/call: 'name' must be a string")
+            raise rpc.RpcError(rpc.INVALID_PARAMS, f"{r.method}: 'name' must be a string")
         args = r.params.get("arguments")
         if args is not None and not isinstance(args, dict):
-            raise rpc.RpcError(rpc.INVALID_PARAMS, "tools/call: 'arguments' must be an object")
+            raise rpc.RpcError(rpc.INVALID_PARAMS, f"{r.method}: 'arguments' must be an object")
+        return name
+
+    async def tools_call(self, r: Request) -> Result:
+        name = self._named(r)
         route = self.gw.catalog.tool_routes.get(name)
         if name in GATEWAY_TOOL_NAMES and (
             route is None
@@ -359,12 +365,7 @@ class Dispatcher:
                 )
 
     async def prompts_get(self, r: Request) -> Result:
-        name = r.params.get("name")
-        if not isinstance(name, str):
-            raise rpc.RpcError(rpc.INVALID_PARAMS, "prompts/get: 'name' must be a string")
-        args = r.params.get("arguments")
-        if args is not None and not isinstance(args, dict):
-            raise rpc.RpcError(rpc.INVALID_PARAMS, "prompts/get: 'arguments' must be an object")
+        name = self._named(r)
         route = self.gw.catalog.prompt_routes.get(name)
         if route is None:
             await self.gw.wait_ready()
