@@ -51,7 +51,7 @@ import yaml
 
 from bench import driver
 from bench.driver import RpcError, StdioConn
-from bench.run import default_gateway_cmd, probe_gateway
+from bench.run import default_gateway_cmd, git_commit, probe_gateway, run_async
 from manifold.economy.search import ToolIndex
 from manifold.economy.search_eval import load_catalog, load_intents
 from manifold.economy.tokens import estimate
@@ -1306,20 +1306,6 @@ def _governor_tables(gov: JsonObj) -> list[str]:
     return lines
 
 
-def _git_commit() -> str:
-    try:
-        out = subprocess.run(
-            ["git", "rev-parse", "--short", "HEAD"],
-            cwd=REPO,
-            capture_output=True,
-            timeout=10,
-            check=False,
-        )
-    except (OSError, subprocess.TimeoutExpired):
-        return "unknown"
-    return out.stdout.decode().strip() or "unknown"
-
-
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p = argparse.ArgumentParser(
         prog="python -m bench.economy",
@@ -1343,7 +1329,7 @@ async def amain(args: argparse.Namespace) -> int:
     problem = probe_gateway(cmd)
     env: JsonObj = {
         "started": datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S UTC"),
-        "commit": _git_commit(),
+        "commit": git_commit(),
         "python": platform.python_version(),
         "quick": args.quick,
         "gateway": shlex.join(cmd),
@@ -1388,14 +1374,7 @@ async def amain(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = parse_args(argv)
-    loop_factory = None
-    with contextlib.suppress(ImportError):
-        import uvloop
-
-        loop_factory = uvloop.new_event_loop
-    with asyncio.Runner(loop_factory=loop_factory) as runner:
-        return runner.run(amain(args))
+    return run_async(amain(parse_args(argv)))
 
 
 if __name__ == "__main__":

@@ -26,7 +26,7 @@ import sys
 import tempfile
 import time
 import uuid
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -646,7 +646,7 @@ def _fmt(v: float | None, unit: str) -> str:
     return f"{v:,.1f}"
 
 
-def _git_commit() -> str:
+def git_commit() -> str:
     try:
         out = subprocess.run(
             ["git", "rev-parse", "--short", "HEAD"],
@@ -752,7 +752,7 @@ async def amain(args: argparse.Namespace) -> int:
             print(f"bench: {problem}; measuring the direct side only", file=sys.stderr)
     env = {
         "started": datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S UTC"),
-        "commit": _git_commit(),
+        "commit": git_commit(),
         "cpus": os.cpu_count(),
         "python": platform.python_version(),
         "load_before": " ".join(f"{x:.2f}" for x in os.getloadavg()),
@@ -793,15 +793,19 @@ async def amain(args: argparse.Namespace) -> int:
     return 0
 
 
-def main(argv: list[str] | None = None) -> int:
-    args = parse_args(argv)
+def run_async(main: Coroutine[Any, Any, int]) -> int:
+    """Run a harness on uvloop when it is installed (as the gateway runs)."""
     loop_factory = None
     with contextlib.suppress(ImportError):
         import uvloop
 
         loop_factory = uvloop.new_event_loop
     with asyncio.Runner(loop_factory=loop_factory) as runner:
-        return runner.run(amain(args))
+        return runner.run(main)
+
+
+def main(argv: list[str] | None = None) -> int:
+    return run_async(amain(parse_args(argv)))
 
 
 if __name__ == "__main__":
