@@ -1,11 +1,20 @@
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Iterator
 
 import pytest
+from hypothesis import settings
 
 from tests.support import EVERYTHING_JS, NODE, marked_pids
+
+# CI explores the same examples every run (a failure there is reproducible); a developer's runs
+# keep exploring new ones.
+settings.register_profile("ci", derandomize=True, database=None)
+if os.environ.get("CI"):
+    settings.load_profile("ci")
+
 
 needs_node = pytest.mark.skipif(
     not (NODE.exists() and EVERYTHING_JS.exists()),
