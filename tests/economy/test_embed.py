@@ -17,11 +17,11 @@ from typing import Any
 import orjson
 import pytest
 
+from bench.search_eval import Intent, load_catalog, load_intents
 from manifold.catalog import Route
 from manifold.config import ConfigError, parse_config
 from manifold.economy import embed
 from manifold.economy.search import Hit, ToolEntry, ToolIndex
-from manifold.economy.search_eval import Intent, load_catalog, load_intents
 
 ROOT = Path(__file__).resolve().parents[2]
 CATALOG = ROOT / "bench" / "data" / "leanproxy-catalog.json"

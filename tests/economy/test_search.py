@@ -13,16 +13,7 @@ from typing import Any
 
 import pytest
 
-from manifold.economy.search import (
-    Hit,
-    RankerConfig,
-    ToolEntry,
-    ToolIndex,
-    split_identifier,
-    stem,
-    tokenize,
-)
-from manifold.economy.search_eval import (
+from bench.search_eval import (
     Intent,
     entries_from_catalog,
     evaluate,
@@ -31,6 +22,15 @@ from manifold.economy.search_eval import (
     load_intents,
     rank_of,
     recall_at,
+)
+from manifold.economy.search import (
+    Hit,
+    RankerConfig,
+    ToolEntry,
+    ToolIndex,
+    split_identifier,
+    stem,
+    tokenize,
 )
 
 ROOT = Path(__file__).resolve().parents[2]
