@@ -40,7 +40,16 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
-__all__ = ["ACTION_CLASSES", "LEXICON", "Lexicon", "LexiconError", "Weighted", "load"]
+__all__ = [
+    "ACTION_CLASSES",
+    "LEXICON",
+    "Lexicon",
+    "LexiconError",
+    "Weighted",
+    "load",
+    "parse",
+    "parse_text",
+]
 
 Weighted = tuple[tuple[str, float], ...]
 """Alternatives of a vocabulary entry: (text, weight) pairs."""
@@ -139,6 +148,31 @@ def _pattern(entry: Any, where: str) -> tuple[re.Pattern[str], Weighted]:
     return compiled, _weighted(entry.get("concept"), f"{where}.concept")
 
 
+_SECTIONS: Final = frozenset(
+    {
+        "about",
+        "stop_words",
+        "preamble",
+        "question_words",
+        "read_objects",
+        "collective",
+        "generic_name_words",
+        "irregular",
+        "abbreviations",
+        "synonyms",
+        "leading_verbs",
+        "actions",
+        "phrasal_actions",
+        "adjectival_verbs",
+        "patterns",
+        "many",
+        "database",
+        "person",
+    }
+)
+"""Top-level keys of the file ("about" is its description)."""
+
+
 def parse(data: Mapping[str, Any]) -> Lexicon:
     """Check and convert the decoded lexicon file."""
     actions: dict[str, int] = {}
@@ -146,12 +180,17 @@ def parse(data: Mapping[str, Any]) -> Lexicon:
     for cls in action_lists:
         code = _action(cls, "actions")
         for w in _words(action_lists, cls):
+            if w in actions:
+                raise LexiconError(f"lexicon: actions: {w!r} is in two action classes")
             actions[w] = code
     phrasal: dict[tuple[str, str], int] = {}
     for row in _section(data, "phrasal_actions", list):
         if not (isinstance(row, list) and len(row) == 3 and all(isinstance(x, str) for x in row)):
             raise LexiconError(f"lexicon: phrasal_actions: {row!r} is not [word, word, action]")
         phrasal[(row[0], row[1])] = _action(row[2], "phrasal_actions")
+    unknown = set(data) - _SECTIONS
+    if unknown:
+        raise LexiconError(f"lexicon: unknown sections {sorted(unknown)}")
     many_pattern, many_concept = _pattern(_section(data, "many", dict), "many")
     db = _section(data, "database", dict)
     return Lexicon(
@@ -187,13 +226,28 @@ def load() -> Lexicon:
     path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "lexicon.json")
     with open(path, encoding="utf-8") as fh:
         text = fh.read()
+    return parse_text(text)
+
+
+def parse_text(text: str) -> Lexicon:
+    """Decode, check and convert a lexicon file's text."""
     try:
-        data = json.loads(text)
-    except ValueError as exc:
+        data = json.loads(text, object_pairs_hook=_no_duplicates)
+    except json.JSONDecodeError as exc:
         raise LexiconError(f"lexicon: not JSON: {exc}") from None
     if not isinstance(data, dict):
         raise LexiconError("lexicon: the file must hold an object")
     return parse(data)
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object, refusing a key given twice (the second would silently win)."""
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise LexiconError(f"lexicon: key {key!r} appears twice in one object")
+        out[key] = value
+    return out
 
 
 LEXICON: Final = load()
