@@ -11,7 +11,17 @@ import pytest
 
 from manifold.economy import search
 from manifold.economy.search import lexicon
-from manifold.economy.search.analyzer import tokenize
+from manifold.economy.search.analyzer import (
+    CREATE,
+    DELETE,
+    LIST,
+    READ,
+    RUN,
+    SEARCH,
+    SEND,
+    UPDATE,
+    tokenize,
+)
 from manifold.economy.search.lexicon import LEXICON, LexiconError, parse_text
 
 RAW = (Path(lexicon.__file__).parent / "lexicon.json").read_text(encoding="utf-8")
@@ -25,6 +35,20 @@ def test_packaged_lexicon_has_every_section() -> None:
     assert LEXICON.phrasal_actions[("look", "up")] == lexicon.ACTION_CLASSES.index("search")
     assert LEXICON.patterns and all(concept for _, concept in LEXICON.patterns)
     assert LEXICON.many_pattern.search("close three tickets")
+
+
+def test_action_codes_follow_the_lexicon_classes() -> None:
+    codes = (READ, LIST, SEARCH, CREATE, UPDATE, DELETE, RUN, SEND)
+    assert [lexicon.ACTION_CLASSES[c] for c in codes] == [
+        "read",
+        "list",
+        "search",
+        "create",
+        "update",
+        "delete",
+        "run",
+        "send",
+    ]
 
 
 def test_every_expansion_has_terms() -> None:

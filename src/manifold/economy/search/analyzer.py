@@ -17,10 +17,21 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from manifold.economy.search.lexicon import LEXICON, Weighted
+from manifold.economy.search.lexicon import ACTION_CLASSES, LEXICON, Weighted
 
 __all__ = [
+    "CREATE",
+    "DELETE",
+    "GENERIC_NAME_TERMS",
+    "LIST",
+    "PERSON_ALTS",
+    "READ",
     "READ_CLASSES",
+    "RUN",
+    "SEARCH",
+    "SEND",
+    "STOP_WORDS",
+    "UPDATE",
     "Alternatives",
     "ParsedQuery",
     "Slot",
@@ -211,7 +222,7 @@ _DB_WRITE_CONCEPT: Final = LEXICON.db_write_concept
 # overwhelmingly ``verb_object``; queries are either imperative ("delete the row") or
 # questions ("which tables ..."). When the query's action agrees with the tool's verb
 # the tool gets a bonus (see ``RankerConfig``).
-READ, LIST, SEARCH, CREATE, UPDATE, DELETE, RUN, SEND = range(8)
+READ, LIST, SEARCH, CREATE, UPDATE, DELETE, RUN, SEND = range(len(ACTION_CLASSES))
 READ_CLASSES: Final[frozenset[int]] = frozenset({READ, LIST, SEARCH})
 
 # Looked up by stem, so that "Gets", "Lists", "Creates" in descriptions count too.
