@@ -52,8 +52,8 @@ import yaml
 from bench import driver
 from bench.driver import RpcError, StdioConn
 from bench.run import default_gateway_cmd, git_commit, probe_gateway, run_async
+from bench.search_eval import load_catalog, load_intents
 from manifold.economy.search import ToolIndex
-from manifold.economy.search_eval import load_catalog, load_intents
 from manifold.economy.tokens import estimate
 
 REPO = Path(__file__).resolve().parent.parent

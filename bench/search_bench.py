@@ -33,14 +33,15 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, str(ROOT))  # the bench package (search_eval), when run as a script
 
-from manifold.economy.search import ToolEntry, ToolIndex, split_identifier  # noqa: E402
-from manifold.economy.search_eval import (  # noqa: E402
+from bench.search_eval import (  # noqa: E402
     Intent,
     evaluate,
     load_catalog,
     load_intents,
 )
+from manifold.economy.search import ToolEntry, ToolIndex, split_identifier  # noqa: E402
 
 CATALOG = ROOT / "bench" / "data" / "leanproxy-catalog.json"
 INTENTS = ROOT / "bench" / "data" / "leanproxy-intents.json"

@@ -1,4 +1,4 @@
-"""Evaluation helpers for tool search: labelled intents and recall@k."""
+"""Evaluation helpers for tool search: labelled intents and recall@k (bench and tests only)."""
 
 from __future__ import annotations
 
