@@ -26,7 +26,8 @@ REPO = Path(__file__).resolve().parents[1]
 PY = sys.executable
 MANIFOLD = str(Path(sys.executable).parent / "manifold")
 UPSTREAMS = REPO / "tests" / "upstreams"
-TOOLS = REPO / ".tools"
+# The Node tools (`make tools`); MANIFOLD_TEST_TOOLS points elsewhere (a run without them).
+TOOLS = Path(os.environ.get("MANIFOLD_TEST_TOOLS") or REPO / ".tools")
 NODE = TOOLS / "bin" / "node"
 NODE_MODULES = TOOLS / "node" / "node_modules"
 EVERYTHING_JS = NODE_MODULES / "@modelcontextprotocol" / "server-everything" / "dist" / "index.js"

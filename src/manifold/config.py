@@ -183,6 +183,9 @@ class GatewayConfig(_Strict):
     response: ResponseConfig = Field(default_factory=ResponseConfig)
     state: StateConfig = Field(default_factory=StateConfig)
     search: SearchConfig = Field(default_factory=SearchConfig)
+    # Addons of one's own ("package.module:Factory"), run in this order inside the call chain
+    # (see `manifold.addons`); each is imported when the gateway starts.
+    addons: list[str] = Field(default_factory=list)
     upstreams: dict[str, UpstreamConfig] = Field(default_factory=dict)
 
     @field_validator("separator")
@@ -190,6 +193,14 @@ class GatewayConfig(_Strict):
     def _separator_ok(cls, v: str) -> str:
         if not v or not re.fullmatch(r"[A-Za-z0-9_.-]{1,4}", v):
             raise ValueError("separator must be 1-4 characters of [A-Za-z0-9_.-]")
+        return v
+
+    @field_validator("addons")
+    @classmethod
+    def _addon_specs_ok(cls, v: list[str]) -> list[str]:
+        for spec in v:
+            if not re.fullmatch(r"[A-Za-z_][\w.]*:[A-Za-z_]\w*", spec):
+                raise ValueError(f"{spec!r} must name a factory as 'package.module:Name'")
         return v
 
     @field_validator("upstreams")

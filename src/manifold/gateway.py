@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from manifold import __version__
+from manifold.addons import as_addons, build_addons
 from manifold.catalog import CHANGE_KINDS, KINDS, LIST_METHODS, Catalog
 from manifold.config import GatewayConfig
 from manifold.downstream.cursor import Cursors
@@ -26,8 +27,8 @@ from manifold.economy.exposure import Exposure
 from manifold.economy.results import ResultStore
 from manifold.economy.router_tools import GatewayTools
 from manifold.economy.savings import Savings, open_store
-from manifold.middleware import build_middleware
-from manifold.pipeline import Middleware, compose
+from manifold.hooks import Hooks, NotificationEvent
+from manifold.pipeline import Middleware
 from manifold.protocol import jsonrpc as rpc
 from manifold.protocol.eras import LOG_LEVEL_RANK, META_SUBSCRIPTION_ID, Era
 from manifold.router import Router
@@ -69,6 +70,7 @@ class Gateway:
         config: GatewayConfig,
         middleware: Sequence[Middleware] = (),
         exposure_override: str | None = None,
+        addons: Sequence[object] = (),
     ) -> None:
         self.config = config
         self.server_info = {
@@ -88,8 +90,10 @@ class Gateway:
         self.local_tools = GatewayTools(self)
         self.savings = Savings(store=open_store(config.state.path))
         self.router = Router(self.upstreams, self.catalog, self.local_tools)
-        chain = list(middleware) if middleware else build_middleware(self)
-        self.pipeline = compose(chain, self.router)
+        # `middleware` replaces the configured call chain (tests); `addons` join it.
+        chain = as_addons(middleware) if middleware else build_addons(self, addons)
+        self.hooks = Hooks(chain)
+        self.pipeline = self.hooks.call_chain(self.router)
         self.dispatcher = Dispatcher(self)
         self.cursors = Cursors()
         self.parking = ParkingLot()
@@ -189,6 +193,7 @@ class Gateway:
             except (rpc.RpcError, TimeoutError) as e:
                 log.warning("upstream %s: %s failed: %s", name, LIST_METHODS[kind], e)
                 continue
+            items = self.hooks.catalog(name, kind, items)
             before = self.catalog.upstream_items(name, kind)
             if items != before:
                 self.catalog.set_items(name, kind, items)
@@ -222,9 +227,18 @@ class Gateway:
         if kinds:
             self.spawn(self._refresh(upstream, kinds))
 
+    def _hooked(self, method: str, params: dict[str, Any], upstream: str) -> dict[str, Any] | None:
+        """A notification for every client that asked, through the notification hooks."""
+        if not self.hooks.has_notification:
+            return params
+        return self.hooks.notification(NotificationEvent(method, params, upstream))
+
     def on_resource_updated(self, upstream: str, params: dict[str, Any]) -> None:
         uri = params.get("uri")
-        clean = {k: v for k, v in params.items() if k != "_meta"}
+        hooked = self._hooked("notifications/resources/updated", params, upstream)
+        if hooked is None:
+            return
+        clean = {k: v for k, v in hooked.items() if k != "_meta"}
         for s in self.sessions:
             if uri in s.subscriptions and s.send is not None:
                 s.send(rpc.encode_notification("notifications/resources/updated", clean))
@@ -233,6 +247,10 @@ class Gateway:
                 listener.send("notifications/resources/updated", clean)
 
     def on_log(self, upstream: str, params: dict[str, Any]) -> None:
+        hooked = self._hooked("notifications/message", params, upstream)
+        if hooked is None:
+            return
+        params = hooked
         level = LOG_LEVEL_RANK.get(str(params.get("level")), 0)
         frame = rpc.encode_notification("notifications/message", params)
         for s in self.sessions:
@@ -247,6 +265,8 @@ class Gateway:
         pass  # the supervisor restarts it; its tools stay listed and calls fail until it is back
 
     def _notify_list_changed(self, kind: str) -> None:
+        if self._hooked(f"notifications/{kind}/list_changed", {}, "") is None:
+            return
         frame = rpc.encode_notification(f"notifications/{kind}/list_changed", None)
         for s in self.sessions:
             if s.handshake and s.send is not None:

@@ -74,7 +74,12 @@ EV_TOOLS = [
     "trigger-sampling-request",
     "simulate-research-query",
 ]
-EV_DOCS = sorted(p.name for p in (EVERYTHING_JS.parent / "docs").iterdir() if p.is_file())
+# Read at import only when the Node tools are there: without them the module is skipped (needs_node)
+# with its reason, instead of breaking the collection of the whole run.
+_EV_DOCS_DIR = EVERYTHING_JS.parent / "docs"
+EV_DOCS = (
+    sorted(p.name for p in _EV_DOCS_DIR.iterdir() if p.is_file()) if _EV_DOCS_DIR.is_dir() else []
+)
 EV_EXPECTED = {
     "tools": {f"ev__{t}" for t in EV_TOOLS},
     "prompts": {

@@ -10,10 +10,10 @@ import msgspec
 import orjson
 import pytest
 
+from manifold.addons import build_addons
 from manifold.config import ConfigError, parse_config
 from manifold.economy.dedup import Dedup
 from manifold.economy.tokens import estimate
-from manifold.middleware import build_middleware
 from manifold.middleware.governor import (
     DEDUP_MAX_TOKENS,
     MIN_MAX_TOKENS,
@@ -396,7 +396,7 @@ def test_bad_pack_or_pattern_is_a_config_error() -> None:
 
 def test_chain_has_the_governor_only_when_configured() -> None:
     def has(gw: Any) -> bool:
-        return any(isinstance(m, Governor) for m in build_middleware(gw))
+        return any(isinstance(getattr(a, "call", None), Governor) for a in build_addons(gw))
 
     assert has(gateway())  # dedup is on by default
     assert not has(gateway(dedup=False))

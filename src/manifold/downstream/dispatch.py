@@ -22,6 +22,7 @@ from manifold.downstream.mrtr import HANDLE_PREFIX, InputAsk, Parked
 from manifold.downstream.session import DownstreamSession, RequestSink, Send
 from manifold.economy.router_tools import GATEWAY, HYBRID_TOOLS, READ_RESULT, ROUTER_TOOLS
 from manifold.economy.router_tools import NAMES as GATEWAY_TOOL_NAMES
+from manifold.hooks import ListingEvent
 from manifold.middleware.accounting import ListingMeter
 from manifold.pipeline import CallContext
 from manifold.protocol import jsonrpc as rpc
@@ -118,6 +119,10 @@ class Dispatcher:
     def __init__(self, gateway: Gateway) -> None:
         self.gw = gateway
         self.listing = ListingMeter(gateway.savings)  # router/hybrid tools/list savings
+        hooks = gateway.hooks
+        # Progress, log messages and server-to-client requests pass the hooks only when some
+        # addon takes them: otherwise a call's side traffic goes straight to its client.
+        self.side_hooks = hooks if hooks.has_notification or hooks.has_server_request else None
         self.handlers: dict[str, Handler] = {
             "initialize": self.initialize,
             "ping": self.ping,
@@ -269,7 +274,7 @@ class Dispatcher:
         kind = LIST_KINDS[r.method]
         await self.gw.wait_ready()
         await self.gw.ensure_lazy()
-        items = self.gw.catalog.items(kind)
+        items = self.visible(r, kind)
         native: list[dict[str, Any]] | None = None
         if kind == "tools":
             mode = self.gw.exposure.mode_for(self._client_name(r), self.gw.native_list_tokens())
@@ -302,6 +307,21 @@ class Dispatcher:
                 self.gw.cursors,
             )
         return result
+
+    def visible(self, r: Request, kind: str) -> list[dict[str, Any]]:
+        """The catalog's items of `kind` that this client may see (the listing hooks)."""
+        items = self.gw.catalog.items(kind)
+        if not self.gw.hooks.has_listing:
+            return items
+        event = ListingEvent(
+            kind,
+            items,
+            r.session.principal,
+            self._client_name(r),
+            Era.MODERN if r.modern else Era.LEGACY,
+            "" if r.session.shared else r.session.id,
+        )
+        return self.gw.hooks.listing(event)
 
     async def set_level(self, r: Request) -> Result:
         level = r.params.get("level")
@@ -431,7 +451,16 @@ class Dispatcher:
     ) -> Result:
         sink = RequestSink(r.session, r.out, r.meta)
         caps = sink.caps if r.meta is not None else None
-        ctx = CallContext(method, params, route, exposed, sink, caps, self._client_name(r))
+        client_name = self._client_name(r)
+        ctx = CallContext(method, params, route, exposed, sink, caps, client_name)
+        ctx.principal = r.session.principal
+        up = self.gw.upstreams.get(route.upstream)
+        if up is not None and up.session is not None:
+            ctx.era = up.session.era
+        if self.side_hooks is not None:
+            sink.hooks = self.side_hooks
+            sink.upstream = route.upstream
+            sink.client_name = client_name
         if not r.session.shared:
             # One client per session (a legacy session, or a stdio connection of either era);
             # stateless HTTP requests share no per-session state.

@@ -16,8 +16,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from manifold.downstream.mrtr import InputAsk
+from manifold.hooks import Hooks, NotificationEvent, ServerRequestContext
 from manifold.protocol import jsonrpc as rpc
-from manifold.protocol.eras import LOG_LEVEL_RANK, META_LOG_LEVEL
+from manifold.protocol.eras import LOG_LEVEL_RANK, META_LOG_LEVEL, Era
 
 Send = Callable[[bytes], None]
 
@@ -98,7 +99,18 @@ class DownstreamSession:
 class RequestSink:
     """Side traffic of one downstream request."""
 
-    __slots__ = ("_keys", "asks", "caps", "log_level", "modern", "out", "session")
+    __slots__ = (
+        "_keys",
+        "asks",
+        "caps",
+        "client_name",
+        "hooks",
+        "log_level",
+        "modern",
+        "out",
+        "session",
+        "upstream",
+    )
 
     def __init__(
         self,
@@ -119,6 +131,10 @@ class RequestSink:
             self.log_level = session.log_level or "debug"
         self.asks: asyncio.Queue[InputAsk] | None = asyncio.Queue() if self.modern else None
         self._keys = itertools.count(1)
+        # Set by the dispatcher when addons take side traffic (see `hooks.py`).
+        self.hooks: Hooks | None = None
+        self.upstream = ""
+        self.client_name: str | None = None
 
     @property
     def party(self) -> object:
@@ -126,9 +142,17 @@ class RequestSink:
         session is a shell shared by many clients' stateless requests."""
         return self if self.session.shared else self.session
 
+    def _hooked(self, method: str, params: dict[str, Any]) -> dict[str, Any] | None:
+        if self.hooks is None or not self.hooks.has_notification:
+            return params
+        event = NotificationEvent(method, params, self.upstream, self.session.principal)
+        return self.hooks.notification(event)
+
     def progress(self, params: dict[str, Any]) -> None:
         if params.get("progressToken") is not None:
-            self.out(rpc.encode_notification("notifications/progress", params))
+            hooked = self._hooked("notifications/progress", params)
+            if hooked is not None:
+                self.out(rpc.encode_notification("notifications/progress", hooked))
 
     def log(self, params: dict[str, Any]) -> None:
         want = self.log_level
@@ -136,10 +160,31 @@ class RequestSink:
             return  # a modern request without logLevel gets no log messages
         level = params.get("level")
         if LOG_LEVEL_RANK.get(str(level), 0) >= LOG_LEVEL_RANK.get(want, 0):
-            self.out(rpc.encode_notification("notifications/message", params))
+            hooked = self._hooked("notifications/message", params)
+            if hooked is not None:
+                self.out(rpc.encode_notification("notifications/message", hooked))
 
     async def server_request(
         self, method: str, params: dict[str, Any], key: str | None = None
+    ) -> dict[str, Any]:
+        if self.hooks is not None and self.hooks.has_server_request:
+            ctx = ServerRequestContext(
+                method,
+                params,
+                self.upstream,
+                self.session.principal,
+                self.client_name,
+                Era.MODERN if self.modern else Era.LEGACY,
+            )
+
+            async def deliver(c: ServerRequestContext) -> dict[str, Any]:
+                return await self._server_request(c.method, c.params, key)
+
+            return await self.hooks.server_request(ctx, deliver)
+        return await self._server_request(method, params, key)
+
+    async def _server_request(
+        self, method: str, params: dict[str, Any], key: str | None
     ) -> dict[str, Any]:
         need = _NEEDS.get(method)
         if need is not None and need[0] not in self.caps:

@@ -19,8 +19,10 @@ import orjson
 
 from manifold.catalog import Route
 from manifold.economy.search import ToolEntry, ToolIndex, tokenize
+from manifold.hooks import ListingEvent
 from manifold.pipeline import CallContext
 from manifold.protocol import jsonrpc as rpc
+from manifold.protocol.eras import Era
 from manifold.router import GATEWAY
 
 if TYPE_CHECKING:
@@ -313,25 +315,46 @@ class GatewayTools:
             raise rpc.RpcError(rpc.INVALID_PARAMS, "arguments must be an object")
         name = ctx.route.name
         if name == "search_tools":
-            return self.search(args)
+            return self.search(args, self.visible(ctx))
         if name == "list_servers":
-            return self.list_servers()
+            return self.list_servers(self.visible(ctx))
         if name == "list_tools":
-            return self.list_tools(args)
+            return self.list_tools(args, self.visible(ctx))
         if name == "invoke_tool":
             return await self.invoke(ctx, args)
         if name == "read_result":
             return self.read_result(args)
         raise rpc.RpcError(rpc.INVALID_PARAMS, f"Unknown tool: {name}")
 
-    def search(self, args: dict[str, Any]) -> rpc.Incoming:
+    def visible(self, ctx: CallContext) -> set[str] | None:
+        """The exposed tool names this caller may see (the listing hooks); None: every tool."""
+        hooks = self.gw.hooks
+        if not hooks.has_listing:
+            return None
+        era = Era.LEGACY if ctx.client_caps is None else Era.MODERN
+        event = ListingEvent(
+            "tools", self.gw.catalog.tools, ctx.principal, ctx.client_name, era, ctx.session_key
+        )
+        return {t["name"] for t in hooks.listing(event)}
+
+    def _shown(self, visible: set[str] | None, server: str, tool: str) -> bool:
+        if visible is None:
+            return True
+        found = self._by_upstream.get((server, tool))
+        return found is not None and found[0] in visible
+
+    def search(self, args: dict[str, Any], visible: set[str] | None = None) -> rpc.Incoming:
         query = args.get("query")
         if not isinstance(query, str) or not query.strip():
             return text_result("search_tools needs a non-empty 'query'.", True)
         k = args.get("k", 5)
         k = k if isinstance(k, int) and 1 <= k <= 20 else 5
         await_ready_hint = "" if self.gw.catalog.tools else " (no tools are loaded yet)"
-        hits = self.ranker().search(query, k)
+        if visible is None:
+            hits = self.ranker().search(query, k)
+        else:
+            ranked = self.ranker().search(query, k + 50)
+            hits = [h for h in ranked if self._shown(visible, h.server, h.tool)][:k]
         if not hits:
             return text_result(
                 f"No tool matches {query!r}{await_ready_hint}. "
@@ -340,10 +363,11 @@ class GatewayTools:
         lines = [self._lines[key] for h in hits if (key := (h.server, h.tool)) in self._lines]
         return text_result("\n".join(lines))
 
-    def list_servers(self) -> rpc.Incoming:
+    def list_servers(self, visible: set[str] | None = None) -> rpc.Incoming:
         counts: dict[str, int] = {}
-        for r in self.gw.catalog.tool_routes.values():
-            counts[r.upstream] = counts.get(r.upstream, 0) + 1
+        for exposed, r in self.gw.catalog.tool_routes.items():
+            if visible is None or exposed in visible:
+                counts[r.upstream] = counts.get(r.upstream, 0) + 1
         lines = []
         for name, up in self.gw.upstreams.items():
             d = up.session.description if up.session else None
@@ -354,15 +378,18 @@ class GatewayTools:
             )
         return text_result("\n".join(lines) or "No servers are configured.")
 
-    def list_tools(self, args: dict[str, Any]) -> rpc.Incoming:
+    def list_tools(self, args: dict[str, Any], visible: set[str] | None = None) -> rpc.Incoming:
         server = args.get("server")
         if server not in self.gw.upstreams:
             known = ", ".join(self.gw.upstreams) or "none"
             return text_result(f"Unknown server {server!r}. Servers: {known}.", True)
+        if visible is not None:
+            self.index()
         lines = [
             tool_line(t)
             for t in self.gw.catalog.upstream_items(str(server), "tools")
             if self.gw.catalog.allowed(str(server), t["name"])
+            and self._shown(visible, str(server), t["name"])
         ]
         return text_result("\n".join(lines) or f"Server {server!r} has no tools.")
 
@@ -371,7 +398,7 @@ class GatewayTools:
         if not isinstance(server, str) or not isinstance(tool, str):
             return text_result("invoke_tool needs 'server' and 'tool' strings.", True)
         found = self.lookup(server, tool)
-        if found is None:
+        if found is None or not self._shown(self.visible(ctx), server, tool):
             return text_result(
                 f"No tool {tool!r} on server {server!r}. Use search_tools or list_tools.", True
             )

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from manifold.catalog import Route
+from manifold.protocol.eras import Era
 from manifold.protocol.jsonrpc import Incoming
 from manifold.upstream.session import CallSink
 
@@ -28,6 +29,8 @@ class CallContext:
     client_name: str | None = None
     session_key: str = ""  # which client session (for per-session state such as dedup)
     fields: list[str] | None = None  # fields the model asked for (invoke_tool projection)
+    principal: str = ""  # who is calling (a tenant or token subject; "" when unauthenticated)
+    era: Era | None = None  # the upstream's protocol era (None: not connected yet, or local)
 
 
 CallNext = Callable[[CallContext], Awaitable[Incoming]]

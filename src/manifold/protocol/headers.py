@@ -17,8 +17,9 @@ from typing import Any
 
 X_MCP_HEADER = "x-mcp-header"
 PARAM_PREFIX = "Mcp-Param-"
-_SENTINEL = re.compile(r"^=\?base64\?(.*)\?=$")
-_SAFE = re.compile(r"^[\x20-\x7E]*$")
+# Whole-value matches (`fullmatch`): `$` would also match before a trailing newline.
+_SENTINEL = re.compile(r"=\?base64\?(.*)\?=")
+_SAFE = re.compile(r"[\x20-\x7E]*")
 _TOKEN = re.compile(r"^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$")
 _SINGLE = frozenset(
     {"items", "contains", "unevaluatedItems", "additionalProperties", "propertyNames",
@@ -31,7 +32,7 @@ HeaderMap = dict[tuple[str, ...], str]
 
 
 def encode_value(value: str) -> str:
-    if _SAFE.match(value) and value == value.strip() and not _SENTINEL.match(value):
+    if _SAFE.fullmatch(value) and value == value.strip() and not _SENTINEL.fullmatch(value):
         return value
     return "=?base64?" + base64.b64encode(value.encode()).decode() + "?="
 
@@ -40,7 +41,7 @@ def decode_value(value: str | None) -> str | None:
     """The header's value; None for a malformed sentinel (so it never matches by accident)."""
     if value is None:
         return None
-    m = _SENTINEL.match(value)
+    m = _SENTINEL.fullmatch(value)
     if m is None:
         return value
     try:
@@ -108,7 +109,10 @@ def _render(value: Any) -> str | None:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, str | int | float):
-        return str(value)
+        try:
+            return str(value)
+        except ValueError:  # an int past Python's int-to-str digit limit has no rendering
+            return None
     return None
 
 

@@ -1,0 +1,97 @@
+"""Parked MRTR calls (`downstream/mrtr.py`): the `requestState` handle a modern client gets is
+bound to its principal, single-use, expiring, and cannot be forged or edited."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from manifold.downstream.mrtr import HANDLE_PREFIX, Parked, ParkingLot
+from manifold.protocol import jsonrpc as rpc
+
+
+async def _never() -> rpc.Incoming:
+    await asyncio.sleep(3600)
+    raise AssertionError("unreachable")
+
+
+def _parked(principal: str = "alice") -> Parked:
+    return Parked(asyncio.ensure_future(_never()), sink=None, principal=principal)
+
+
+async def test_handle_resumes_once_for_its_principal() -> None:
+    lot = ParkingLot()
+    p = _parked()
+    handle = lot.park(p)
+    assert handle.startswith(HANDLE_PREFIX)
+    assert lot.take(handle, "alice") is p
+    with pytest.raises(rpc.RpcError) as e:
+        lot.take(handle, "alice")  # single use
+    assert e.value.code == rpc.INVALID_PARAMS
+    lot.close()  # a taken call belongs to its retry now: closing the lot leaves it running
+    await asyncio.sleep(0)
+    assert not p.task.done()
+    p.task.cancel()
+
+
+async def test_another_principal_cannot_take_it() -> None:
+    lot = ParkingLot()
+    p = _parked("alice")
+    handle = lot.park(p)
+    with pytest.raises(rpc.RpcError):
+        lot.take(handle, "mallory")
+    assert lot.take(handle, "alice") is p  # the failed attempt did not consume it
+    p.task.cancel()
+
+
+@pytest.mark.parametrize(
+    "mangle",
+    [
+        lambda h: h[:-1] + ("A" if h[-1] != "A" else "B"),  # MAC edited
+        lambda h: h.replace(HANDLE_PREFIX + "1x", HANDLE_PREFIX + "2x", 1),  # id edited
+        lambda h: h[len(HANDLE_PREFIX) :],  # prefix dropped
+        lambda h: HANDLE_PREFIX,
+        lambda h: "",
+        lambda h: h + ".extra",
+    ],
+)
+async def test_edited_handles_are_refused(mangle: object) -> None:
+    lot = ParkingLot()
+    p = _parked()
+    handle = lot.park(p)
+    with pytest.raises(rpc.RpcError) as e:
+        lot.take(mangle(handle), "alice")  # type: ignore[operator]
+    assert "requestState" in e.value.message
+    p.task.cancel()
+
+
+async def test_another_gateway_key_does_not_verify() -> None:
+    a, b = ParkingLot(key=b"k" * 32), ParkingLot(key=b"j" * 32)
+    p = _parked()
+    handle = a.park(p)
+    with pytest.raises(rpc.RpcError):
+        b.take(handle, "alice")
+    p.task.cancel()
+
+
+async def test_expired_calls_are_refused_and_cancelled() -> None:
+    lot = ParkingLot(ttl=0.01)
+    old = _parked()
+    handle = lot.park(old)
+    await asyncio.sleep(0.05)
+    with pytest.raises(rpc.RpcError):
+        lot.take(handle, "alice")
+    # The next park sweeps what expired: its upstream call is cancelled, not left running.
+    old2 = _parked()
+    lot.park(old2)
+    await asyncio.sleep(0.05)
+    fresh = _parked()
+    lot.park(fresh)
+    await asyncio.sleep(0)
+    assert old2.task.cancelled()
+    assert not fresh.task.done()
+    lot.close()
+    await asyncio.sleep(0)
+    assert fresh.task.cancelled()
+    old.task.cancel()
