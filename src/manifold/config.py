@@ -177,6 +177,8 @@ class GatewayConfig(_Strict):
     separator: str = "__"
     prefix: bool = True
     page_size: int = Field(default=100, ge=1, le=10_000)
+    # Resource subscriptions one client session (or listen stream) may hold at once.
+    max_subscriptions: int = Field(default=1000, ge=1, le=1_000_000)
     instructions: str | None = None
     http: HttpConfig = Field(default_factory=HttpConfig)
     exposure: ExposureConfig = Field(default_factory=ExposureConfig)

@@ -212,7 +212,7 @@ class Dispatcher:
             if task is not None:
                 task.cancel()
         elif method == "notifications/roots/list_changed":
-            await self.gw.broadcast_upstream("notifications/roots/list_changed", None)
+            await self.gw.hub.broadcast_upstream("notifications/roots/list_changed", None)
         elif method == "notifications/progress":
             pass  # progress on a server-to-client request: nothing to relay it to
         else:
@@ -237,10 +237,10 @@ class Dispatcher:
         await self.gw.wait_ready()
         result: dict[str, Any] = {
             "protocolVersion": s.protocol_version,
-            "capabilities": self.gw.capabilities(Era.LEGACY),
-            "serverInfo": self.gw.server_info,
+            "capabilities": self.gw.face.capabilities(Era.LEGACY),
+            "serverInfo": self.gw.face.server_info,
         }
-        instructions = self.gw.instructions()
+        instructions = self.gw.face.instructions()
         if instructions:
             result["instructions"] = instructions
         return result
@@ -252,12 +252,12 @@ class Dispatcher:
         await self.gw.wait_ready()
         result: dict[str, Any] = {
             "supportedVersions": [*MODERN_VERSIONS, *LEGACY_VERSIONS],
-            "capabilities": self.gw.capabilities(Era.MODERN),
+            "capabilities": self.gw.face.capabilities(Era.MODERN),
             "ttlMs": self.gw.list_ttl_ms,
             "cacheScope": "private",
-            "_meta": {META_SERVER_INFO: self.gw.server_info},
+            "_meta": {META_SERVER_INFO: self.gw.face.server_info},
         }
-        instructions = self.gw.instructions()
+        instructions = self.gw.face.instructions()
         if instructions:
             result["instructions"] = instructions
         return result
@@ -328,7 +328,7 @@ class Dispatcher:
         if not isinstance(level, str) or level not in LOG_LEVEL_RANK:
             raise rpc.RpcError(rpc.INVALID_PARAMS, f"invalid log level {level!r}")
         r.session.log_level = level
-        await self.gw.update_log_level()
+        await self.gw.hub.update_log_level()
         return {}
 
     # ----------------------------------------------------------------- routed calls
@@ -558,14 +558,14 @@ class Dispatcher:
         uri = r.params.get("uri")
         if not isinstance(uri, str):
             raise rpc.RpcError(rpc.INVALID_PARAMS, "resources/subscribe: 'uri' must be a string")
-        await self.gw.subscribe(r.session, uri)
+        await self.gw.hub.subscribe(r.session, uri)
         return {}
 
     async def unsubscribe(self, r: Request) -> Result:
         uri = r.params.get("uri")
         if not isinstance(uri, str):
             raise rpc.RpcError(rpc.INVALID_PARAMS, "resources/unsubscribe: 'uri' must be a string")
-        await self.gw.unsubscribe(r.session, uri)
+        await self.gw.hub.unsubscribe(r.session, uri)
         return {}
 
     async def listen(self, r: Request) -> Result:
@@ -577,4 +577,4 @@ class Dispatcher:
                 rpc.INVALID_PARAMS, "subscriptions/listen: 'notifications' must be an object"
             )
         await self.gw.wait_ready()
-        return await self.gw.listen(r.session, r.id, wanted, r.out)
+        return await self.gw.hub.listen(r.session, r.id, wanted, r.out)
