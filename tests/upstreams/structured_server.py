@@ -4,7 +4,9 @@ structuredContent, for the response governor's tests.
 - `get_time(timezone)`: a time answer shaped like a time server's (fixed, so that a repeat is
   byte-identical); the SDK checks structuredContent against the schema on the client side.
 - `inventory(count)`: `inventory(count)`, a large structured result (a list of rows), the same
-  every time.
+  every time;
+- `inventory_slowly(count)`: the same after a progress notification, so that over Streamable
+  HTTP (`--http --port N`) the answer comes on an SSE stream in either era.
 
 The generators are importable, so a test can compare what it reads back.
 """
@@ -13,6 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from mcp.server.mcpserver import Context
 from typing_extensions import TypedDict  # pydantic needs it for nested dicts on 3.11
 
 
@@ -70,6 +73,8 @@ def main() -> None:
 
     parser = argparse.ArgumentParser()
     parser.add_argument("--name", default="structured")
+    parser.add_argument("--http", action="store_true")
+    parser.add_argument("--port", type=int, default=0)
     args = parser.parse_args()
     mcp = MCPServer(name=args.name, version="1.0.0")
 
@@ -83,9 +88,18 @@ def main() -> None:
         """`count` inventory rows."""
         return inventory(count)
 
-    _: Any = (get_time, inventory_tool)
+    @mcp.tool()
+    async def inventory_slowly(count: int, ctx: Context) -> Inventory:
+        """`count` inventory rows, after a progress notification."""
+        await ctx.report_progress(progress=0, total=1, message="counting")
+        return inventory(count)
+
+    _: Any = (get_time, inventory_tool, inventory_slowly)
     print(f"{args.name} starting", file=sys.stderr)
-    mcp.run()
+    if args.http:
+        mcp.run(transport="streamable-http", port=args.port)
+    else:
+        mcp.run()
 
 
 if __name__ == "__main__":
