@@ -19,8 +19,8 @@ structuredContent. Pages of the stored text, joined, are byte-identical to it. O
 (images, audio, links) go along while they fit in half the budget, otherwise the note counts
 them as left out. A cut result keeps `resultType`; it drops `_meta`.
 
-**structuredContent is never changed by a default-on mechanism.** A cut result and a repeat
-note carry the upstream's structuredContent whole (an SDK client checks it against the tool's
+**The cap and dedup never change structuredContent.** A cut result and a repeat note carry
+the upstream's structuredContent whole (an SDK client checks it against the tool's
 outputSchema, and a program reads it): only the text is shortened. So the budget bounds the
 rest of the result: a governed result never exceeds `max_tokens` plus what its
 structuredContent takes, measured over the whole result JSON returned; room is kept for the
@@ -28,9 +28,9 @@ structuredContent takes, measured over the whole result JSON returned; room is k
 envelope around it (ids of up to 24 characters), so the whole answer line fits. A result that
 would not get smaller that way (structuredContent and no text to cut) is relayed as it is.
 The savings count what was sent, structuredContent included. Projection by `response.drop`
-and packs keeps the upstream's structuredContent when the projected one would no longer
-validate against the tool's outputSchema; projection the model asked for (`fields`) is its
-choice and applies as asked.
+and packs changes structuredContent only while the projected value still validates against
+the tool's outputSchema (else the upstream's is kept); projection the model asked for
+(`fields`) is its choice and applies as asked.
 read_result pages are sized the same way against the page size (`response.page_tokens`, by
 default `max_tokens`). A repeat note takes at most 70 tokens, line included, besides the
 structuredContent.
