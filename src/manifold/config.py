@@ -50,6 +50,8 @@ class UpstreamConfig(_Strict):
     url: str | None = None
     transport: Literal["stdio", "streamable-http", "sse"] | None = None
     headers: dict[str, str] = Field(default_factory=dict)
+    # HTTP: the largest SSE event (one message) accepted; a larger one is refused
+    max_event_bytes: int = Field(default=32 * 1024 * 1024, ge=1024)
     # behaviour
     enabled: bool = True
     lazy: bool = False

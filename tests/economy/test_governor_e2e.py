@@ -36,8 +36,10 @@ def _client(config: Path, mode: str) -> Client:
 
 
 def _wire_size(res: types.CallToolResult) -> int:
-    """Bytes of the answer line as the gateway sent it (compact, no nulls), for a long id."""
+    """Bytes of the answer line as the gateway sent it (compact, no nulls), for a long id,
+    besides the structuredContent (relayed whole, outside the budget)."""
     obj = res.model_dump(mode="json", by_alias=True, exclude_none=True)
+    obj.pop("structuredContent", None)
     if obj.get("isError") is False:
         del obj["isError"]  # the SDK fills the default in
     obj.pop("resultType", None)  # counted by the governor's reserve
@@ -91,8 +93,8 @@ async def test_capped_result_pages_back_byte_identical(hybrid_config: Path, mode
         m = RID.search(note)
         assert m is not None, note
         assert f"{MAX_TOKENS}-token budget" in note and "page=2" in note
-        # The SDK checked structuredContent against the tool's outputSchema: a placeholder.
-        assert res.structured_content == {"result": ""}
+        # The SDK checked structuredContent against the tool's outputSchema: the upstream's.
+        assert res.structured_content == {"result": text}
         assert await _read_all(client, m.group(1)) == text
 
         small = await client.call_tool("large__small", {})
@@ -110,6 +112,7 @@ async def test_repeat_in_a_session_gets_the_dedup_note(hybrid_config: Path) -> N
         assert _wire_size(second) <= 70 * 4
         note = _texts(second)[0]
         assert "Identical" in note and "large__big" in note
+        assert second.structured_content == {"result": big_text(12_000)}
         assert f'read_result(id="{m.group(1)}")' in note
         # A different result is not a repeat.
         other = await client.call_tool("large__big", {"size": 12_001})

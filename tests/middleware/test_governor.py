@@ -21,7 +21,6 @@ from manifold.middleware.governor import (
     fit,
     full_text,
     page_bounds,
-    stub,
 )
 from manifold.pipeline import CallContext, compose
 from manifold.protocol.jsonrpc import Incoming
@@ -166,14 +165,14 @@ async def test_several_text_blocks_and_other_blocks() -> None:
     assert back == f"{a}\n{b}\nembedded text"
 
 
-async def test_structured_content_only() -> None:
+async def test_structured_content_only_is_relayed_whole() -> None:
+    """No text to cut beside the structuredContent, which is never changed: relayed as is."""
     gw = gateway(max_tokens=100, dedup=False)
     sc = {"rows": [{"i": i, "name": f"row {i}"} for i in range(200)]}
     raw = orjson.dumps({"content": [], "structuredContent": sc})
     _, handler, _ = governed(gw, raw)
-    obj = orjson.loads(bytes((await handler(ctx())).result))
-    back, _ = read_all(gw, _rid(obj))
-    assert orjson.loads(back) == sc
+    assert bytes((await handler(ctx())).result) == raw
+    assert "governor" not in gw.savings.counters
 
 
 async def test_only_big_images_over_budget() -> None:
@@ -185,39 +184,100 @@ async def test_only_big_images_over_budget() -> None:
     assert "1 content blocks left out" in orjson.loads(out)["content"][0]["text"]
 
 
-async def test_text_that_fits_once_structured_content_is_gone() -> None:
+async def test_short_text_beside_large_structured_content_is_relayed_whole() -> None:
     gw = gateway(max_tokens=300, dedup=False)
     text = "short text that fits"
     raw = text_result(text, structuredContent={"blob": "z" * 3000})
     _, handler, _ = governed(gw, raw)
-    obj = orjson.loads(bytes((await handler(ctx())).result))
-    assert obj["content"] == [{"type": "text", "text": text}]
+    assert bytes((await handler(ctx())).result) == raw
 
 
-async def test_tool_with_output_schema_gets_a_placeholder() -> None:
-    gw = gateway(max_tokens=100, dedup=False)
-    schema = {
-        "type": "object",
-        "properties": {"result": {"type": "string"}, "n": {"type": "integer"}},
-        "required": ["result"],
-    }
+OUTPUT_SCHEMA = {
+    "type": "object",
+    "properties": {"result": {"type": "string"}, "n": {"type": "integer"}},
+    "required": ["result", "n"],
+}
+
+
+def _declare_output_schema(gw: Any, schema: dict[str, Any]) -> None:
     gw.catalog.set_items(
         "up", "tools", [{"name": "t", "inputSchema": {"type": "object"}, "outputSchema": schema}]
     )
+
+
+async def test_a_cut_result_keeps_the_structured_content_whole() -> None:
+    gw = gateway(max_tokens=100, dedup=False)
+    _declare_output_schema(gw, OUTPUT_SCHEMA)
     text = big_text(4000)
-    _, handler, _ = governed(gw, text_result(text, structuredContent={"result": text}))
+    sc = {"result": text, "n": 7}
+    raw = text_result(text, structuredContent=sc)
+    _, handler, _ = governed(gw, raw)
     out = bytes((await handler(ctx())).result)
-    _fits(out, 100)
-    assert orjson.loads(out)["structuredContent"] == {"result": ""}
+    obj = orjson.loads(out)
+    assert obj["structuredContent"] == sc  # the upstream's, not a placeholder
+    head = obj["content"][0]["text"]
+    assert head and text.startswith(head) and len(head) < len(text)
+    back, _ = read_all(gw, _rid(obj))
+    assert back == text
+    # Only the text is held to the budget; the structuredContent comes on top of it.
+    rest = orjson.dumps({k: v for k, v in obj.items() if k != "structuredContent"})
+    _fits(rest, 100)
+    sc_part = len(b',"structuredContent":') + len(orjson.dumps(sc))
+    assert len(out) == len(rest) + sc_part
+    # The savings count what was sent, structuredContent included.
+    c = gw.savings.counters["governor"]
+    assert c.before == estimate(raw) and c.after == estimate(out)
 
 
-def test_stub_values() -> None:
-    assert stub({"type": "object", "required": ["a", "b", "c", "d", "e"], "properties": {
-        "a": {"type": "string"}, "b": {"type": "integer", "minimum": 3},
-        "c": {"type": ["null", "string"]}, "d": {"enum": ["x", "y"]},
-        "e": {"type": "object", "properties": {"f": {"type": "array"}}, "required": ["f"]},
-    }}) == {"a": "", "b": 3, "c": None, "d": "x", "e": {"f": []}}  # fmt: skip
-    assert stub({"const": 5}) == 5 and stub({"type": "boolean"}) is False and stub(3) is None
+async def test_a_repeat_keeps_the_structured_content_whole() -> None:
+    gw = gateway(max_tokens=0)
+    _declare_output_schema(gw, OUTPUT_SCHEMA)
+    sc = {"result": "Europe/Warsaw 2026-01-01T10:00:00+01:00 " * 20, "n": 3}
+    raw = text_result(orjson.dumps(sc).decode(), structuredContent=sc)
+    _, handler, _ = governed(gw, raw)
+    assert bytes((await handler(ctx())).result) == raw
+    second = orjson.loads(bytes((await handler(ctx())).result))
+    assert "Identical" in second["content"][0]["text"]
+    assert second["structuredContent"] == sc
+    c = gw.savings.counters["dedup"]
+    assert c.events == 1 and c.before == estimate(raw) and c.after < c.before
+    # A repeat note that would not be smaller than the result is not made.
+    gw = gateway(max_tokens=0)
+    raw = orjson.dumps({"content": [{"type": "text", "text": "ok"}], "structuredContent": sc})
+    _, handler, _ = governed(gw, raw)
+    assert bytes((await handler(ctx())).result) == raw
+    assert bytes((await handler(ctx())).result) == raw
+    assert "dedup" not in gw.savings.counters
+
+
+async def test_drop_packs_never_make_structured_content_invalid() -> None:
+    """A pack that drops a field the outputSchema requires leaves structuredContent as the
+    upstream sent it; the text is still projected. `fields` asked by the model apply."""
+    schema = {
+        "type": "object",
+        "properties": {"node_id": {"type": "string"}, "number": {"type": "integer"}},
+        "required": ["node_id", "number"],
+    }
+    sc = {"node_id": "I_kw1", "number": 1, "title": "x" * 600}
+    raw = text_result(orjson.dumps(sc).decode(), structuredContent=sc)
+    gw = gateway(packs=["github"], dedup=False)
+    _declare_output_schema(gw, schema)
+    _, handler, _ = governed(gw, raw)
+    obj = orjson.loads(bytes((await handler(ctx())).result))
+    assert obj["structuredContent"] == sc
+    assert "node_id" not in orjson.loads(obj["content"][0]["text"])
+    # Where the projected structuredContent still validates, it is projected.
+    _declare_output_schema(gw, {"type": "object", "properties": {"number": {"type": "integer"}}})
+    obj = orjson.loads(bytes((await handler(ctx())).result))
+    assert "node_id" not in obj["structuredContent"]
+    # No outputSchema: nothing to break.
+    gw.catalog.set_items("up", "tools", [{"name": "t", "inputSchema": {"type": "object"}}])
+    obj = orjson.loads(bytes((await handler(ctx())).result))
+    assert "node_id" not in obj["structuredContent"]
+    # The model's own `fields` choice applies even against the schema.
+    _declare_output_schema(gw, schema)
+    obj = orjson.loads(bytes((await handler(ctx(fields=["title"]))).result))
+    assert obj["structuredContent"] == {"title": sc["title"]}
 
 
 async def test_no_store_says_the_rest_is_not_kept() -> None:

@@ -17,15 +17,23 @@ The full text of a result is the text of its `text` blocks and the `text` of its
 `resource` blocks, in order, joined with "\\n"; with no such block, the JSON of its
 structuredContent. Pages of the stored text, joined, are byte-identical to it. Other blocks
 (images, audio, links) go along while they fit in half the budget, otherwise the note counts
-them as left out. A cut result keeps `resultType`; it drops `_meta` and structuredContent,
-except that a tool declaring an outputSchema gets a placeholder structuredContent (the
-required fields with empty values) so that SDK clients, which check it, accept the result.
+them as left out. A cut result keeps `resultType`; it drops `_meta`.
 
-A governed result never exceeds `max_tokens`, measured over the whole result JSON returned;
-room is kept for the `"resultType":"complete",` the dispatcher adds for a modern client and for
-the JSON-RPC envelope around it (ids of up to 24 characters), so the whole answer line fits.
+**The cap and dedup never change structuredContent.** A cut result and a repeat note carry
+the upstream's structuredContent whole (an SDK client checks it against the tool's
+outputSchema, and a program reads it): only the text is shortened. So the budget bounds the
+rest of the result: a governed result never exceeds `max_tokens` plus what its
+structuredContent takes, measured over the whole result JSON returned; room is kept for the
+`"resultType":"complete",` the dispatcher adds for a modern client and for the JSON-RPC
+envelope around it (ids of up to 24 characters), so the whole answer line fits. A result that
+would not get smaller that way (structuredContent and no text to cut) is relayed as it is.
+The savings count what was sent, structuredContent included. Projection by `response.drop`
+and packs changes structuredContent only while the projected value still validates against
+the tool's outputSchema (else the upstream's is kept); projection the model asked for
+(`fields`) is its choice and applies as asked.
 read_result pages are sized the same way against the page size (`response.page_tokens`, by
-default `max_tokens`). A repeat note takes at most 70 tokens, line included.
+default `max_tokens`). A repeat note takes at most 70 tokens, line included, besides the
+structuredContent.
 Results under the budget are relayed untouched and undecoded when there is nothing to project
 (the byte length alone decides). `isError` results, calls to the gateway's own tools (whose
 inner call, for invoke_tool, passes here on its own) and results that are not complete are
@@ -39,6 +47,7 @@ import sys
 from collections import OrderedDict
 from typing import TYPE_CHECKING, Any, Final
 
+import jsonschema
 import msgspec
 import orjson
 
@@ -53,7 +62,7 @@ from manifold.economy.projection import (
 )
 from manifold.economy.results import ResultStore
 from manifold.economy.summarize import Summarizer
-from manifold.economy.tokens import estimate
+from manifold.economy.tokens import estimate, estimate_chars
 from manifold.pipeline import CallContext, CallNext
 from manifold.protocol import jsonrpc as rpc
 from manifold.router import GATEWAY
@@ -85,7 +94,7 @@ PAGE_OVERHEAD: Final = (
     + ENVELOPE_RESERVE
 )
 MIN_PAGE_BYTES: Final = 32
-STUB_MAX_BYTES: Final = 200
+SC_KEY_BYTES: Final = len(b',"structuredContent":')
 
 
 def wanted(cfg: ResponseConfig) -> bool:
@@ -143,8 +152,9 @@ def page_bounds(text: str, start: int, room: int) -> list[int]:
 # ------------------------------------------------------------------ result parts
 
 
-def full_text(result: dict[str, Any]) -> tuple[str | None, list[Any]]:
-    """(the result's full text or None, its blocks that are not part of that text)."""
+def full_text(result: dict[str, Any], structured: bool = True) -> tuple[str | None, list[Any]]:
+    """(the result's full text or None, its blocks that are not part of that text); without
+    text blocks, the JSON of structuredContent unless `structured` is false."""
     texts: list[str] = []
     others: list[Any] = []
     for block in result.get("content") or []:
@@ -160,6 +170,8 @@ def full_text(result: dict[str, Any]) -> tuple[str | None, list[Any]]:
         others.append(block)
     if texts:
         return "\n".join(texts), others
+    if not structured:
+        return None, others
     sc = result.get("structuredContent")
     if sc is not None:
         try:
@@ -167,38 +179,6 @@ def full_text(result: dict[str, Any]) -> tuple[str | None, list[Any]]:
         except orjson.JSONEncodeError:
             return None, others
     return None, others
-
-
-def stub(schema: Any, depth: int = 0) -> Any:
-    """A small value of a JSON schema: its required properties with empty values."""
-    if not isinstance(schema, dict) or depth > 6:
-        return None
-    if "const" in schema:
-        return schema["const"]
-    enum = schema.get("enum")
-    if isinstance(enum, list) and enum:
-        return enum[0]
-    t = schema.get("type")
-    if isinstance(t, list):
-        if "null" in t:
-            return None
-        t = t[0] if t else None
-    if t == "object" or (t is None and isinstance(schema.get("properties"), dict)):
-        props = schema.get("properties")
-        props = props if isinstance(props, dict) else {}
-        required = schema.get("required")
-        names = [k for k in required if isinstance(k, str)] if isinstance(required, list) else []
-        return {k: stub(props.get(k), depth + 1) for k in names}
-    if t == "array":
-        return []
-    if t == "string":
-        return ""
-    if t in ("integer", "number"):
-        low = schema.get("minimum")
-        return low if isinstance(low, int | float) and not isinstance(low, bool) else 0
-    if t == "boolean":
-        return False
-    return None
 
 
 def _governable(raw: bytes) -> dict[str, Any] | None:
@@ -216,6 +196,13 @@ def _governable(raw: bytes) -> dict[str, Any] | None:
     ):
         return None
     return obj
+
+
+def _sc_bytes(obj: dict[str, Any]) -> int:
+    """Bytes the result's structuredContent takes in its JSON (member name included)."""
+    if "structuredContent" not in obj:
+        return 0
+    return SC_KEY_BYTES + len(orjson.dumps(obj["structuredContent"]))
 
 
 def _dumps(obj: dict[str, Any]) -> bytes:
@@ -257,6 +244,7 @@ class Governor:
             except ValueError as e:
                 raise ConfigError(f"response.summarize.url: {e}") from None
         self._keepers: OrderedDict[tuple[str, ...], Keeper] = OrderedDict()
+        self._validators: OrderedDict[int, tuple[dict[str, Any], Any]] = OrderedDict()
 
     # ------------------------------------------------------------- hot path
 
@@ -290,7 +278,7 @@ class Governor:
             obj = _governable(raw)
             if obj is None:
                 return res
-            note = self._dedup_note(ctx, obj, hit)
+            note = self._dedup_note(obj, hit, len(raw), _sc_bytes(obj))
             if note is None:
                 return res
             self.gw.savings.record("dedup", estimate(raw), estimate(note))
@@ -303,31 +291,70 @@ class Governor:
         keep = self._keeper(ctx.fields) if ctx.fields else None
         if self.drop is not None or keep is not None:
             projected = project_result(obj, self.drop, keep)
+            if projected is not None and keep is None:
+                projected = self._schema_safe(ctx, obj, projected)
             if projected is not None:
                 new = _dumps(projected)
                 if len(new) < len(cur):
                     savings.record("projection", estimate(cur), estimate(new))
                     obj, cur = projected, new
+        sc_bytes = _sc_bytes(obj)
         seen = None
         if self.dedup is not None and ctx.session_key and len(cur) > DEDUP_MIN_BYTES:
             key = digest(cur)
             hit = self.dedup.seen(ctx.session_key, key)
             if hit is not None:
-                note = self._dedup_note(ctx, obj, hit)
+                note = self._dedup_note(obj, hit, len(cur), sc_bytes)
                 if note is not None:
-                    would = min(estimate(cur), self.max_tokens or estimate(cur))
+                    # Without dedup the model would have read the result, capped if over.
+                    would = estimate(cur)
+                    if self.max_tokens and len(cur) - sc_bytes > self.cap_bytes:
+                        would = min(would, self.max_tokens + estimate_chars(sc_bytes))
                     savings.record("dedup", would, estimate(note))
                     return rpc.Incoming(result=msgspec.Raw(note))
             seen = self.dedup.remember(ctx.session_key, key, ctx.exposed)
-        if len(cur) > self.cap_bytes:
-            out, rid, mechanism = await self._cap(ctx, obj, cur)
-            if seen is not None:
-                seen.rid = rid
-            savings.record(mechanism, estimate(cur), estimate(out))
-            cur = out
+        if len(cur) - sc_bytes > self.cap_bytes:
+            out, rid, mechanism = await self._cap(ctx, obj, cur, sc_bytes)
+            if len(out) < len(cur):
+                if seen is not None:
+                    seen.rid = rid
+                savings.record(mechanism, estimate(cur), estimate(out))
+                cur = out
         if cur is raw:
             return res
         return rpc.Incoming(result=msgspec.Raw(cur))
+
+    def _schema_safe(
+        self, ctx: CallContext, obj: dict[str, Any], projected: dict[str, Any]
+    ) -> dict[str, Any] | None:
+        """`projected`, but with the upstream's structuredContent when the projected one would
+        not validate against the tool's outputSchema; None when nothing else changed."""
+        if projected.get("structuredContent") == obj.get("structuredContent"):
+            return projected
+        schema = self._output_schema(ctx)
+        if schema is None or self._valid(schema, projected.get("structuredContent")):
+            return projected
+        log.debug("projection: %s keeps its structuredContent (outputSchema)", ctx.exposed)
+        kept = {**projected, "structuredContent": obj["structuredContent"]}
+        return None if kept.get("content") == obj.get("content") else kept
+
+    def _valid(self, schema: dict[str, Any], value: Any) -> bool:
+        """Whether `value` validates against `schema` (a schema that is itself invalid: no)."""
+        hit = self._validators.get(id(schema))
+        if hit is None or hit[0] is not schema:
+            try:
+                cls = jsonschema.validators.validator_for(schema)
+                cls.check_schema(schema)
+                validator: Any = cls(schema)
+            except jsonschema.SchemaError:
+                validator = None
+            hit = self._validators[id(schema)] = (schema, validator)
+            if len(self._validators) > 256:
+                self._validators.popitem(last=False)
+        try:
+            return hit[1] is not None and bool(hit[1].is_valid(value))
+        except (jsonschema.exceptions.JsonSchemaException, RecursionError):
+            return False
 
     def _keeper(self, fields: list[str]) -> Keeper | None:
         key = tuple(fields)
@@ -349,17 +376,13 @@ class Governor:
         page_chars = store.page_chars if store is not None else self.cap_bytes
         return max(MIN_PAGE_BYTES, page_chars - PAGE_OVERHEAD)
 
-    def _base(self, ctx: CallContext, obj: dict[str, Any], room: int) -> dict[str, Any]:
-        """The frame of a governed result: resultType and the placeholder structuredContent."""
+    def _base(self, obj: dict[str, Any]) -> dict[str, Any]:
+        """The frame of a governed result: resultType and the upstream's structuredContent."""
         base: dict[str, Any] = {"content": []}
         if "resultType" in obj:
             base["resultType"] = obj["resultType"]
         if "structuredContent" in obj:
-            schema = self._output_schema(ctx)
-            if schema is not None:
-                value = stub(schema)
-                if len(orjson.dumps(value)) <= min(room, STUB_MAX_BYTES):
-                    base["structuredContent"] = value
+            base["structuredContent"] = obj["structuredContent"]
         return base
 
     def _output_schema(self, ctx: CallContext) -> dict[str, Any] | None:
@@ -369,11 +392,20 @@ class Governor:
                 return schema if isinstance(schema, dict) else None
         return None
 
-    def _budget(self, obj: dict[str, Any], limit: int) -> int:
-        return limit - ENVELOPE_RESERVE - (0 if "resultType" in obj else RESULT_TYPE_RESERVE)
+    def _budget(self, obj: dict[str, Any], limit: int, sc_bytes: int) -> int:
+        """Bytes the governed result may take: `limit` for the answer line, besides the
+        structuredContent it carries whole."""
+        rt = 0 if "resultType" in obj else RESULT_TYPE_RESERVE
+        return limit - ENVELOPE_RESERVE - rt + sc_bytes
 
-    def _dedup_note(self, ctx: CallContext, obj: dict[str, Any], hit: Seen) -> bytes | None:
-        budget = self._budget(obj, min(DEDUP_MAX_TOKENS * 4, self.cap_bytes))
+    def _dedup_note(self, obj: dict[str, Any], hit: Seen, size: int, sc_bytes: int) -> bytes | None:
+        """The repeat note, or None when it would not be smaller than the result (`size`)."""
+        budget = self._budget(obj, min(DEDUP_MAX_TOKENS * 4, self.cap_bytes), sc_bytes)
+        if budget >= size:
+            budget = size - 1
+        base = self._base(obj)
+        if len(_dumps(base)) + 60 > budget:
+            return None  # no room for a note beside the structuredContent
         rid = hit.rid
         store = self.store
         if store is not None and (rid is None or store.page(rid, 1) is None):
@@ -384,7 +416,6 @@ class Governor:
             else:
                 rid = None
         where = f'; read_result(id="{rid}") shows it again' if rid else ""
-        base = self._base(ctx, obj, budget // 2)
         tool = hit.tool
         for _ in range(3):
             msg = f"Identical to the earlier {tool} result in this session{where}."
@@ -393,25 +424,27 @@ class Governor:
             if len(out) <= budget:
                 return out
             tool = tool[: max(8, len(tool) - (len(out) - budget) - 1)] + "…"
-            base.pop("structuredContent", None)
         return None
 
     async def _cap(
-        self, ctx: CallContext, obj: dict[str, Any], cur: bytes
+        self, ctx: CallContext, obj: dict[str, Any], cur: bytes, sc_bytes: int
     ) -> tuple[bytes, str | None, str]:
         """(the governed result, the stored id, the mechanism: governor or summarize)."""
-        budget = self._budget(obj, self.cap_bytes)
+        budget = self._budget(obj, self.cap_bytes, sc_bytes)
         total = estimate(cur)
-        text, others = full_text(obj)
-        base = self._base(ctx, obj, budget // 4)
+        # The text of the content blocks only: structuredContent goes along whole anyway.
+        text, others = full_text(obj, structured=False)
+        base = self._base(obj)
         # Other blocks go along while they take at most half the budget.
         kept: list[Any] = []
         for block in others:
             trial = {**base, "content": [*kept, block]}
-            if len(_dumps(trial)) <= budget // 2:
+            if len(_dumps(trial)) - sc_bytes <= (budget - sc_bytes) // 2:
                 kept.append(block)
         left_out = len(others) - len(kept)
         store = self.store
+        if not text and not left_out:
+            return cur, None, "governor"  # nothing to cut: relayed as it is
         if not text:
             note = f"[{left_out} content blocks left out: over the {self.max_tokens}-token budget.]"
             out = _dumps({**base, "content": [*kept, _text(note)] if left_out else kept})
@@ -463,7 +496,7 @@ class Governor:
             )
         end = fit(text, 0, min(room, page_room))  # page 1 must also fit as a page
         if end == len(text):
-            # The text fits whole; only other blocks (or structuredContent) were too big.
+            # The text fits whole; only other blocks were too big.
             extra = f"[{left_out} other content blocks left out (over the budget).]"
             out = frame(text, extra if left_out else None)
             return (out if len(out) <= budget else frame(text, None)), None, "governor"

@@ -19,7 +19,7 @@ from manifold.protocol import jsonrpc as rpc
 from manifold.protocol.eras import MODERN_VERSION, Era
 from manifold.protocol.headers import encode_value
 from manifold.upstream.httpclient import HttpClientError, HttpPool
-from manifold.upstream.sse_parse import iter_sse
+from manifold.upstream.sse_parse import DEFAULT_MAX_EVENT, SseEvent, iter_sse, refusal
 from manifold.upstream.transport import CloseHandler, FrameHandler, TransportClosed
 
 log = logging.getLogger("manifold.upstream.http")
@@ -28,8 +28,16 @@ _NAMED = ("tools/call", "resources/read", "prompts/get")
 
 
 class HttpTransport:
-    def __init__(self, name: str, url: str, headers: dict[str, str], timeout: float) -> None:
+    def __init__(
+        self,
+        name: str,
+        url: str,
+        headers: dict[str, str],
+        timeout: float,
+        max_event: int = DEFAULT_MAX_EVENT,
+    ) -> None:
         self.name = name
+        self.max_event = max_event
         self.url = url
         self.headers = {
             **headers,
@@ -108,8 +116,10 @@ class HttpTransport:
                 self._lost("the upstream ended our session (HTTP 404)")
                 return
             if resp.headers.get("content-type", "").startswith("text/event-stream"):
-                async for ev in iter_sse(resp.iter_chunks()):
-                    if ev.event == "message" and ev.data:
+                async for ev in iter_sse(resp.iter_chunks(), self.max_event):
+                    if ev.too_large:
+                        self._refuse(ev, rid)
+                    elif ev.event == "message" and ev.data:
                         self.on_frame(ev.data, rid)
                 return
             body = await resp.read()
@@ -148,6 +158,18 @@ class HttpTransport:
             data = {"status": status, "detail": detail}
         self.on_frame(rpc.encode_error(rid, code, msg, data), rid)
 
+    def _refuse(self, ev: SseEvent, rid: int | None) -> None:
+        """An event over max_event_bytes: answer its request with an error when it is known."""
+        found = refusal(ev, self.name, self.max_event, rid)
+        log.warning(
+            "upstream %s: refused an SSE event of over %d bytes (max_event_bytes)%s",
+            self.name,
+            self.max_event,
+            f"; answered request {found[0]!r} with an error" if found else "",
+        )
+        if found is not None:
+            self.on_frame(found[1], rid)
+
     def cancel(self, request_id: int) -> bool:
         if self._era is not Era.MODERN:
             return False
@@ -169,8 +191,10 @@ class HttpTransport:
                     await resp.read()
                     return  # the server offers no standalone stream (405) or refuses it
                 backoff = 0.5
-                async for ev in iter_sse(resp.iter_chunks()):
-                    if ev.event == "message" and ev.data:
+                async for ev in iter_sse(resp.iter_chunks(), self.max_event):
+                    if ev.too_large:
+                        self._refuse(ev, None)
+                    elif ev.event == "message" and ev.data:
                         self.on_frame(ev.data, None)
             except asyncio.CancelledError:
                 return

@@ -12,15 +12,23 @@ import logging
 from urllib.parse import urljoin, urlsplit
 
 from manifold.upstream.httpclient import HttpClientError, HttpPool
-from manifold.upstream.sse_parse import iter_sse
+from manifold.upstream.sse_parse import DEFAULT_MAX_EVENT, SseEvent, iter_sse, refusal
 from manifold.upstream.transport import CloseHandler, FrameHandler, TransportClosed
 
 log = logging.getLogger("manifold.upstream.sse")
 
 
 class SseTransport:
-    def __init__(self, name: str, url: str, headers: dict[str, str], timeout: float) -> None:
+    def __init__(
+        self,
+        name: str,
+        url: str,
+        headers: dict[str, str],
+        timeout: float,
+        max_event: int = DEFAULT_MAX_EVENT,
+    ) -> None:
         self.name = name
+        self.max_event = max_event
         self.url = url
         self.headers = headers
         self.timeout = timeout
@@ -51,8 +59,10 @@ class SseTransport:
             resp = await self._pool.request("GET", {**self.headers, "Accept": "text/event-stream"})
             if resp.status != 200:
                 raise HttpClientError(f"SSE stream answered HTTP {resp.status}")
-            async for ev in iter_sse(resp.iter_chunks()):
-                if ev.event == "endpoint":
+            async for ev in iter_sse(resp.iter_chunks(), self.max_event):
+                if ev.too_large:
+                    self._refuse(ev, None)
+                elif ev.event == "endpoint":
                     if not ready.done():
                         target = urljoin(self.url, ev.data.decode())
                         if urlsplit(target).netloc != urlsplit(self.url).netloc:
@@ -71,6 +81,18 @@ class SseTransport:
         if not self._closed:
             self._closed = True
             self.on_close("SSE stream ended")
+
+    def _refuse(self, ev: SseEvent, rid: int | None) -> None:
+        """An event over max_event_bytes: answer its request with an error when it is known."""
+        found = refusal(ev, self.name, self.max_event, rid)
+        log.warning(
+            "upstream %s: refused an SSE event of over %d bytes (max_event_bytes)%s",
+            self.name,
+            self.max_event,
+            f"; answered request {found[0]!r} with an error" if found else "",
+        )
+        if found is not None:
+            self.on_frame(found[1], rid)
 
     async def send(
         self,

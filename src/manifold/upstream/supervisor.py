@@ -39,8 +39,10 @@ def make_transport(name: str, cfg: UpstreamConfig) -> Transport:
     from manifold.upstream.sse import SseTransport
 
     if kind == "sse":
-        return SseTransport(name, cfg.url, dict(cfg.headers), cfg.connect_timeout)
-    return HttpTransport(name, cfg.url, dict(cfg.headers), cfg.connect_timeout)
+        return SseTransport(
+            name, cfg.url, dict(cfg.headers), cfg.connect_timeout, cfg.max_event_bytes
+        )
+    return HttpTransport(name, cfg.url, dict(cfg.headers), cfg.connect_timeout, cfg.max_event_bytes)
 
 
 class Upstream:
