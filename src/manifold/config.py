@@ -163,6 +163,13 @@ class StateConfig(_Strict):
     path: str = "~/.manifold/state.db"  # SQLite; "" keeps them in memory only
 
 
+class MrtrConfig(_Strict):
+    """Calls that wait for a modern client's input (`input_required`, `requestState`)."""
+
+    ttl: float = Field(default=600.0, gt=0)  # seconds a parked call waits for the retry
+    max_parked: int = Field(default=10_000, ge=1)  # beyond it, a new one is refused
+
+
 class HttpConfig(_Strict):
     host: str = "127.0.0.1"
     port: int = Field(default=8765, ge=0, le=65535)
@@ -186,6 +193,7 @@ class GatewayConfig(_Strict):
     exposure: ExposureConfig = Field(default_factory=ExposureConfig)
     response: ResponseConfig = Field(default_factory=ResponseConfig)
     state: StateConfig = Field(default_factory=StateConfig)
+    mrtr: MrtrConfig = Field(default_factory=MrtrConfig)
     search: SearchConfig = Field(default_factory=SearchConfig)
     # Addons of one's own ("package.module:Factory"), run in this order inside the call chain
     # (see `manifold.addons`); each is imported when the gateway starts.

@@ -19,18 +19,17 @@ from manifold.catalog import CHANGE_KINDS, KINDS, LIST_METHODS, Catalog
 from manifold.config import GatewayConfig
 from manifold.downstream.cursor import Cursors
 from manifold.downstream.dispatch import Dispatcher
-from manifold.downstream.mrtr import ParkingLot
 from manifold.downstream.session import DownstreamSession
 from manifold.economy.exposure import Exposure
-from manifold.economy.results import ResultStore
 from manifold.economy.router_tools import GatewayTools
-from manifold.economy.savings import Savings, open_store
+from manifold.economy.savings import Savings
 from manifold.hooks import Hooks
 from manifold.hub import ServerFace, SubscriptionHub
 from manifold.pipeline import Middleware
 from manifold.protocol import jsonrpc as rpc
 from manifold.protocol.eras import Era
 from manifold.router import Router
+from manifold.state import ResultPages, open_state
 from manifold.upstream.supervisor import Upstream
 
 log = logging.getLogger("manifold.gateway")
@@ -60,18 +59,18 @@ class Gateway:
         }
         self.face = ServerFace(config, self.upstreams, __version__)
         self.exposure = Exposure(config.exposure, exposure_override)
-        page_tokens = config.response.page_tokens or config.response.max_tokens or 4000
-        self.results: ResultStore | None = ResultStore(page_tokens * 4, config.response.store_ttl)
+        self.state = open_state(config)
+        self.results: ResultPages | None = self.state.results
         self.local_tools = GatewayTools(self)
-        self.savings = Savings(store=open_store(config.state.path))
+        self.savings = Savings(store=self.state.counters)
         self.router = Router(self.upstreams, self.catalog, self.local_tools)
         # `middleware` replaces the configured call chain (tests); `addons` join it.
         chain = as_addons(middleware) if middleware else build_addons(self, addons)
         self.hooks = Hooks(chain)
         self.pipeline = self.hooks.call_chain(self.router)
         self.dispatcher = Dispatcher(self)
-        self.cursors = Cursors()
-        self.parking = ParkingLot()
+        self.cursors = Cursors(self.state.secrets.key("cursor"))
+        self.parking = self.state.parking
         self.list_ttl_ms = 0
         self.hub = SubscriptionHub(
             self.catalog, self.upstreams, self.hooks, self.face, config.max_subscriptions

@@ -95,3 +95,15 @@ async def test_expired_calls_are_refused_and_cancelled() -> None:
     await asyncio.sleep(0)
     assert fresh.task.cancelled()
     old.task.cancel()
+
+
+async def test_parked_calls_are_bounded() -> None:
+    lot = ParkingLot(max_parked=2)
+    held = [_parked(), _parked()]
+    for p in held:
+        lot.park(p)
+    extra = _parked()
+    with pytest.raises(rpc.RpcError, match="too many calls are waiting"):
+        lot.park(extra)
+    extra.task.cancel()
+    lot.close()

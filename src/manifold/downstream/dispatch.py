@@ -545,7 +545,11 @@ class Dispatcher:
         while not asks.empty():
             batch.append(asks.get_nowait())
         parked = Parked(task, sink, {a.key: a for a in batch}, principal=r.session.principal)
-        handle = self.gw.parking.park(parked)
+        try:
+            handle = self.gw.parking.park(parked)
+        except rpc.RpcError:
+            task.cancel()  # nobody could resume it: the upstream call ends here
+            raise
         return {
             "resultType": "input_required",
             "inputRequests": {a.key: {"method": a.method, "params": a.params} for a in batch},

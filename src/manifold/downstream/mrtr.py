@@ -41,8 +41,11 @@ class Parked:
 
 
 class ParkingLot:
-    def __init__(self, ttl: float = 600.0, key: bytes | None = None) -> None:
+    def __init__(
+        self, ttl: float = 600.0, key: bytes | None = None, max_parked: int = 10_000
+    ) -> None:
         self.ttl = ttl
+        self.max_parked = max_parked
         self._key = key or os.urandom(32)
         self._ids = itertools.count(1)
         self._parked: dict[str, Parked] = {}
@@ -52,7 +55,15 @@ class ParkingLot:
         return HANDLE_PREFIX + pid + "." + base64.urlsafe_b64encode(mac).decode().rstrip("=")
 
     def park(self, parked: Parked) -> str:
+        """A handle for the call; refused (the caller cancels the call) when `max_parked` calls
+        already wait for their clients."""
         self._sweep()
+        if len(self._parked) >= self.max_parked:
+            raise rpc.RpcError(
+                rpc.INTERNAL_ERROR,
+                f"too many calls are waiting for client input (mrtr.max_parked "
+                f"{self.max_parked}); try again later",
+            )
         pid = f"{next(self._ids)}x{os.urandom(6).hex()}"
         parked.expires = time.monotonic() + self.ttl
         self._parked[pid] = parked

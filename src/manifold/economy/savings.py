@@ -27,10 +27,13 @@ import importlib.util
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from manifold.economy import tokens
 from manifold.economy.store import Row, SavingsStore
+
+if TYPE_CHECKING:
+    from manifold.state import CounterStore
 
 log = logging.getLogger("manifold.savings")
 
@@ -70,7 +73,7 @@ class Sample:
 @dataclass
 class Savings:
     counters: dict[str, Counter] = field(default_factory=dict)
-    store: SavingsStore | None = None
+    store: CounterStore | None = None
     flush_interval: float = FLUSH_INTERVAL
     # Exact counting: turned on by the flusher once a tokenizer has loaded (tiktoken installed).
     sampling: bool = False

@@ -52,7 +52,7 @@ import msgspec
 import orjson
 
 from manifold.config import ConfigError, ResponseConfig
-from manifold.economy.dedup import Dedup, Seen, digest
+from manifold.economy.dedup import Seen, digest
 from manifold.economy.projection import (
     Dropper,
     Keeper,
@@ -60,12 +60,12 @@ from manifold.economy.projection import (
     compile_drop,
     project_result,
 )
-from manifold.economy.results import ResultStore
 from manifold.economy.summarize import Summarizer
 from manifold.economy.tokens import estimate, estimate_chars
 from manifold.pipeline import CallContext, CallNext
 from manifold.protocol import jsonrpc as rpc
 from manifold.router import GATEWAY
+from manifold.state import DedupMemory, ResultPages
 
 if TYPE_CHECKING:
     from manifold.gateway import Gateway
@@ -236,7 +236,7 @@ class Governor:
             self.drop: Dropper | None = compile_drop(cfg.drop, cfg.packs)
         except PatternError as e:
             raise ConfigError(f"response: {e}") from None
-        self.dedup: Dedup | None = Dedup() if cfg.dedup else None
+        self.dedup: DedupMemory | None = gw.state.dedup if cfg.dedup else None
         self.summarizer: Summarizer | None = None
         if cfg.summarize is not None:
             try:
@@ -368,7 +368,7 @@ class Governor:
     # ------------------------------------------------------------- pieces
 
     @property
-    def store(self) -> ResultStore | None:
+    def store(self) -> ResultPages | None:
         return self.gw.results
 
     def page_room(self) -> int:
