@@ -365,6 +365,65 @@ def test_action_agreement_prefers_matching_verb() -> None:
     assert idx.search("get rid of that ticket", k=1)[0].tool == "delete_ticket"
 
 
+def test_verb_sense_follows_its_object() -> None:
+    idx = ToolIndex.build(
+        [
+            ToolEntry("chat", "post_message", "Post a message to a channel."),
+            ToolEntry("chat", "delete_message", "Delete a message from a channel."),
+            ToolEntry("db", "drop_table", "Drop a table from the database."),
+            ToolEntry("tracker", "transition_ticket", "Move a ticket to a new status."),
+            ToolEntry("code", "push_files", "Push files to a repository."),
+        ]
+    )
+    # "drop a note" posts; "drop" with any other object still deletes.
+    assert idx.search("drop a note in #general that lunch is here", k=1)[0].tool == "post_message"
+    assert idx.search("drop the message I posted by mistake", k=1)[0].tool == "delete_message"
+    assert idx.search("drop the sessions table", k=1)[0].tool == "drop_table"
+    # "push it to done" moves a ticket; "push these files" still pushes.
+    assert idx.search("push it to done", k=1)[0].tool == "transition_ticket"
+    assert idx.search("push these files to the repository", k=1)[0].tool == "push_files"
+
+
+def test_the_request_is_the_clause_that_asks() -> None:
+    idx = ToolIndex.build(
+        [
+            ToolEntry("code", "create_pull_request", "Create a pull request from a branch."),
+            ToolEntry("code", "update_pull_request_branch", "Update a pull request branch."),
+            ToolEntry("code", "get_pull_request", "Get a pull request."),
+        ]
+    )
+    # A statement first, then the request: the request's verb decides.
+    top = idx.search("my feature branch is ready, open a PR against main", k=1)
+    assert top[0].tool == "create_pull_request"
+    # A real question keeps its reading sense.
+    assert idx.search("is the PR branch up to date?", k=1)[0].tool != "create_pull_request"
+
+
+def test_separated_particle_joins_its_verb() -> None:
+    idx = ToolIndex.build(
+        [
+            ToolEntry("ci", "run_pipeline", "Run a pipeline."),
+            ToolEntry("ci", "get_pipeline", "Get a pipeline's last result."),
+        ]
+    )
+    assert idx.search("the nightly pipeline: kick it off", k=1)[0].tool == "run_pipeline"
+    assert idx.search("kick off the nightly pipeline", k=1)[0].tool == "run_pipeline"
+
+
+def test_a_past_action_in_a_question_is_not_the_request() -> None:
+    idx = ToolIndex.build(
+        [
+            ToolEntry("tracker", "add_worklog", "Log time spent working on an issue."),
+            ToolEntry("tracker", "get_worklog", "Get the worklog entries of an issue."),
+            ToolEntry("tracker", "get_issue", "Get an issue."),
+        ]
+    )
+    # "logged" says what happened; the user asks to see it, not to log more: the
+    # writer's "log time spent" no longer wins on the words of the past event.
+    assert idx.search("who logged time spent on the issue?", k=1)[0].tool != "add_worklog"
+    assert idx.search("log time on the issue", k=1)[0].tool == "add_worklog"
+
+
 def test_pruned_and_exact_scoring_agree_on_small_catalogs(catalog: list[ToolEntry]) -> None:
     fast = ToolIndex.build(catalog)
     exact = ToolIndex.build(catalog, RankerConfig(full_scan_postings=10**9))

@@ -25,6 +25,10 @@ no per-catalog knowledge in it. Its sections:
 * ``database``: requests that name data ("rows") or where it lives ("table") also ask for
   SQL of the matching kind.
 * ``person``: what an unknown capitalised name stands for.
+* ``object_pronouns``: pronouns that split a phrasal verb from its particle ("catch me
+  up", "look it up"); the analyser joins the two again.
+* ``object_senses``: the sense a leading verb takes when its object is of a kind
+  ("drop a note" posts a message, "drop a table" deletes).
 
 Word lists are space-separated strings; weighted alternatives are ``[text, weight]`` pairs,
 a weight below 1 being weaker evidence than the word itself. A malformed file fails the
@@ -45,6 +49,7 @@ __all__ = [
     "LEXICON",
     "Lexicon",
     "LexiconError",
+    "ObjectSense",
     "Weighted",
     "load",
     "parse",
@@ -88,6 +93,29 @@ class Lexicon:
     db_read_concept: Weighted
     db_write_concept: Weighted
     person: Weighted
+    object_pronouns: frozenset[str]
+    object_senses: tuple[ObjectSense, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ObjectSense:
+    """A sense a leading verb takes with a kind of object ("drop a note" sends)."""
+
+    verbs: frozenset[str]
+    objects: frozenset[str]
+    sense: Weighted
+    action: int
+
+
+def _object_sense(entry: Any, where: str) -> ObjectSense:
+    if not isinstance(entry, dict) or set(entry) != {"verbs", "objects", "sense", "action"}:
+        raise LexiconError(f"lexicon: {where} must be {{verbs, objects, sense, action}}")
+    return ObjectSense(
+        verbs=frozenset(_words(entry, "verbs")),
+        objects=frozenset(_words(entry, "objects")),
+        sense=_weighted(entry["sense"], f"{where}.sense"),
+        action=_action(entry["action"], f"{where}.action"),
+    )
 
 
 def _section(data: Mapping[str, Any], key: str, kind: type) -> Any:
@@ -168,6 +196,8 @@ _SECTIONS: Final = frozenset(
         "many",
         "database",
         "person",
+        "object_pronouns",
+        "object_senses",
     }
 )
 """Top-level keys of the file ("about" is its description)."""
@@ -218,6 +248,11 @@ def parse(data: Mapping[str, Any]) -> Lexicon:
         db_read_concept=_weighted(db.get("read_concept"), "database.read_concept"),
         db_write_concept=_weighted(db.get("write_concept"), "database.write_concept"),
         person=_weighted(data.get("person"), "person"),
+        object_pronouns=frozenset(_words(data, "object_pronouns")),
+        object_senses=tuple(
+            _object_sense(e, f"object_senses[{i}]")
+            for i, e in enumerate(_section(data, "object_senses", list))
+        ),
     )
 
 
