@@ -424,6 +424,25 @@ def test_a_past_action_in_a_question_is_not_the_request() -> None:
     assert idx.search("log time on the issue", k=1)[0].tool == "add_worklog"
 
 
+def test_asking_whether_something_exists_is_a_search() -> None:
+    idx = ToolIndex.build(
+        [
+            ToolEntry("code", "create_issue", "Create an issue in a repository."),
+            ToolEntry("code", "get_issue", "Get an issue of a repository."),
+            ToolEntry("code", "list_issues", "List the issues of a repository."),
+            ToolEntry("code", "search_issues", "Search issues across repositories."),
+        ]
+    )
+    for query in (
+        "has anyone filed an issue about the login timeout",
+        "is there already an issue about the login timeout",
+        "any issues about the login timeout?",
+    ):
+        assert idx.search(query, k=1)[0].tool == "search_issues", query
+    # Without a topic it is not a search.
+    assert idx.search("are there any open issues in the repo", k=1)[0].tool == "list_issues"
+
+
 def test_pruned_and_exact_scoring_agree_on_small_catalogs(catalog: list[ToolEntry]) -> None:
     fast = ToolIndex.build(catalog)
     exact = ToolIndex.build(catalog, RankerConfig(full_scan_postings=10**9))

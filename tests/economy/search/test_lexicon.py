@@ -109,6 +109,11 @@ def _set(path: tuple[str, ...], value: Any) -> Callable[[dict[str, Any]], None]:
         ),
         pytest.param(_edit(_set(("synonym",), {})), "unknown sections", id="typo-section"),
         pytest.param(
+            _edit(_set(("existence", "concept"), [["search", 0]])),
+            "existence.concept",
+            id="existence-bad-weight",
+        ),
+        pytest.param(
             _edit(lambda d: d["object_senses"][0].pop("objects")),
             "object_senses[0] must be",
             id="object-sense-missing-key",

@@ -445,6 +445,9 @@ def parse_query(query: str) -> ParsedQuery:
     action = _query_action(lowered, lead) if sense is None else sense.action
     if query.rstrip().endswith("?") and action is None:
         action = READ
+    if (action is None or action in READ_CLASSES) and _asks_existence(lowered, lead):
+        action = SEARCH
+        slots.append(Slot(alts=_phrase_alts(_EXISTENCE_CONCEPT), weight=1.0, primary=()))
     db_concept = _database_concept(lowered, action)
     weak: frozenset[str] = frozenset()
     if db_concept is not None:
@@ -583,6 +586,25 @@ def _request_clause(
         if j < len(lowered) and _is_verb(lowered, j) and not _adjectival(lowered, j):
             return j
     return lead
+
+
+_EXISTENCE_LEADS: Final = LEXICON.existence_leads
+_EXISTENCE_SUBJECTS: Final = LEXICON.existence_subjects
+_TOPIC_WORDS: Final = LEXICON.topic_words
+_EXISTENCE_CONCEPT: Final = LEXICON.existence_concept
+
+
+def _asks_existence(lowered: Sequence[str], lead: int) -> bool:
+    """Whether the query asks if something about a topic exists ("is there a page
+    about ...", "has anyone mentioned ... about ...", "any reports about ..."): a
+    search, whatever its verb."""
+    if lead >= len(lowered) or not _TOPIC_WORDS.intersection(lowered[lead + 1 :]):
+        return False
+    first = lowered[lead]
+    if first in _EXISTENCE_LEADS:
+        return True
+    nxt = lowered[lead + 1] if lead + 1 < len(lowered) else ""
+    return first in _QUESTION_WORDS and nxt in _EXISTENCE_SUBJECTS
 
 
 _PARTICLE_PAIRS: Final[frozenset[tuple[str, str]]] = frozenset(

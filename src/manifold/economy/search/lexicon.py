@@ -25,6 +25,8 @@ no per-catalog knowledge in it. Its sections:
 * ``database``: requests that name data ("rows") or where it lives ("table") also ask for
   SQL of the matching kind.
 * ``person``: what an unknown capitalised name stands for.
+* ``existence``: a question whether something exists about a topic ("is there an issue
+  about ...", "has anyone mentioned ...", "any reports about ...") asks for a search.
 * ``object_pronouns``: pronouns that split a phrasal verb from its particle ("catch me
   up", "look it up"); the analyser joins the two again.
 * ``object_senses``: the sense a leading verb takes when its object is of a kind
@@ -93,6 +95,10 @@ class Lexicon:
     db_read_concept: Weighted
     db_write_concept: Weighted
     person: Weighted
+    existence_leads: frozenset[str]
+    existence_subjects: frozenset[str]
+    topic_words: frozenset[str]
+    existence_concept: Weighted
     object_pronouns: frozenset[str]
     object_senses: tuple[ObjectSense, ...]
 
@@ -196,6 +202,7 @@ _SECTIONS: Final = frozenset(
         "many",
         "database",
         "person",
+        "existence",
         "object_pronouns",
         "object_senses",
     }
@@ -223,6 +230,7 @@ def parse(data: Mapping[str, Any]) -> Lexicon:
         raise LexiconError(f"lexicon: unknown sections {sorted(unknown)}")
     many_pattern, many_concept = _pattern(_section(data, "many", dict), "many")
     db = _section(data, "database", dict)
+    existence = _section(data, "existence", dict)
     return Lexicon(
         stop_words=frozenset(_words(data, "stop_words")),
         preamble=frozenset(_words(data, "preamble")),
@@ -248,6 +256,10 @@ def parse(data: Mapping[str, Any]) -> Lexicon:
         db_read_concept=_weighted(db.get("read_concept"), "database.read_concept"),
         db_write_concept=_weighted(db.get("write_concept"), "database.write_concept"),
         person=_weighted(data.get("person"), "person"),
+        existence_leads=frozenset(_words(existence, "leads")),
+        existence_subjects=frozenset(_words(existence, "subjects")),
+        topic_words=frozenset(_words(existence, "topic_words")),
+        existence_concept=_weighted(existence.get("concept"), "existence.concept"),
         object_pronouns=frozenset(_words(data, "object_pronouns")),
         object_senses=tuple(
             _object_sense(e, f"object_senses[{i}]")
