@@ -443,6 +443,18 @@ def test_asking_whether_something_exists_is_a_search() -> None:
     assert idx.search("are there any open issues in the repo", k=1)[0].tool == "list_issues"
 
 
+def test_a_plural_about_one_numbered_item_reads_that_item() -> None:
+    idx = ToolIndex.build(
+        [
+            ToolEntry("code", "get_issue", "Get details of an issue, including its state."),
+            ToolEntry("code", "list_issues", "List issues, filtered by state and labels."),
+            ToolEntry("code", "add_issue_comment", "Add a comment to an issue."),
+        ]
+    )
+    assert idx.search("what labels does issue 31 have", k=1)[0].tool == "get_issue"
+    assert idx.search("which issues have the bug label", k=1)[0].tool == "list_issues"
+
+
 def test_pruned_and_exact_scoring_agree_on_small_catalogs(catalog: list[ToolEntry]) -> None:
     fast = ToolIndex.build(catalog)
     exact = ToolIndex.build(catalog, RankerConfig(full_scan_postings=10**9))

@@ -260,7 +260,8 @@ def _query_action(lowered: Sequence[str], lead: int) -> int | None:
     """The action class the query asks for, or None when it does not say.
 
     Reads are split into asking for one thing (``READ``) and for a collection
-    (``LIST``: the query says "list", "all"/"every", or names a plural noun).
+    (``LIST``: the query says "list", "all"/"every", or names a plural noun without
+    naming one numbered item).
     """
     if lead >= len(lowered):
         return None
@@ -277,7 +278,10 @@ def _query_action(lowered: Sequence[str], lead: int) -> int | None:
         cls = _VERB_CLASS.get(stem(first))
     if cls == READ:
         rest = lowered[lead + 1 :]
-        if any(w in _COLLECTIVE or _is_plural(w) for w in rest):
+        # A plural asks for a collection, unless the query names one numbered item
+        # ("what labels does issue 31 have": the labels of one issue).
+        one = any(w.isdigit() and i > 0 and not rest[i - 1].isdigit() for i, w in enumerate(rest))
+        if any(w in _COLLECTIVE for w in rest) or (not one and any(map(_is_plural, rest))):
             cls = LIST
     return cls
 
