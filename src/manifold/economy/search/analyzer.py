@@ -506,11 +506,12 @@ def parse_query(query: str) -> ParsedQuery:
         content = [p for p in parts if p not in STOP_WORDS and not p.isdigit()]
         if len(content) == 1 and i - 1 > lead and _is_event_verb(lowered, i - 1, lead):
             # "who logged time", "has anyone filed an issue": a past action the query
-            # asks about, not the action it asks for. Its word still names the
-            # subject, weakly and without its verb synonyms or bigrams.
+            # asks about, not the action it asks for. Its word still names the subject
+            # (a log, a commit) but forms no bigram with its neighbours, so a tool that
+            # performs the action ("Log time spent") does not win on the phrase.
             s = stem(content[0])
             ev_alts = _dedupe((((s,), 1.0), *_SYN_SINGLE.get(s, ())))
-            slots.append(Slot(alts=ev_alts, weight=_EVENT_WEIGHT, primary=()))
+            slots.append(Slot(alts=ev_alts, weight=1.0, primary=()))
             continue
         # A capitalised word inside the query ("add Bob", "Maria's title") may be a
         # name; if the index does not know it, it stands for a person (see _resolve).
@@ -618,7 +619,7 @@ _PARTICLE_PAIRS: Final[frozenset[tuple[str, str]]] = frozenset(
 
 def _join_particles(raw_words: list[str], lowered: list[str]) -> None:
     """Put a phrasal verb's particle back next to it when a pronoun object separates
-    them ("catch me up" -> "catch up me", "look it up"), in place."""
+    them ("kick it off" -> "kick off it", "look it up"), in place."""
     for i in range(len(lowered) - 2):
         if lowered[i + 1] in _OBJECT_PRONOUNS and (lowered[i], lowered[i + 2]) in _PARTICLE_PAIRS:
             lowered[i + 1], lowered[i + 2] = lowered[i + 2], lowered[i + 1]
@@ -642,7 +643,6 @@ def _object_sense(lowered: Sequence[str], lead: int) -> ObjectSense | None:
     return None
 
 
-_EVENT_WEIGHT: Final = 1.0
 _AUX_PAST: Final = frozenset({"did", "didn", "has", "have", "had", "was", "were", "been"})
 
 

@@ -27,8 +27,8 @@ no per-catalog knowledge in it. Its sections:
 * ``person``: what an unknown capitalised name stands for.
 * ``existence``: a question whether something exists about a topic ("is there an issue
   about ...", "has anyone mentioned ...", "any reports about ...") asks for a search.
-* ``object_pronouns``: pronouns that split a phrasal verb from its particle ("catch me
-  up", "look it up"); the analyser joins the two again.
+* ``object_pronouns``: pronouns that split a phrasal verb from its particle ("kick it
+  off", "look it up"); the analyser joins the two again.
 * ``object_senses``: the sense a leading verb takes when its object is of a kind
   ("drop a note" posts a message, "drop a table" deletes).
 
