@@ -74,9 +74,9 @@ def test_recall_on_heldout_intents(index: ToolIndex, catalog: list[ToolEntry]) -
     queries = [it.query.lower() for it in intents]
     assert len(set(queries)) == len(queries)
     assert not set(queries) & {it.query.lower() for it in load_intents(INTENTS)}
-    # The bar holds over the batches whose misses have been studied (A-F). Batch G is the
-    # newest blind estimate and is below it; it is tracked by its mark in the test below.
-    studied = [it for batch, items in _batches().items() if batch != "G" for it in items]
+    # The bar holds over the batches whose misses have been studied (A-F). Batches G and H
+    # are the newest blind estimates; they are tracked per batch in the test below.
+    studied = [it for batch, items in _batches().items() if batch not in ("G", "H") for it in items]
     assert len(studied) == 308
     assert recall_at(index, studied, 1) >= 0.85
     assert recall_at(index, studied, 5) >= 0.97
@@ -92,13 +92,14 @@ def _batches() -> dict[str, list[Intent]]:
     return batches
 
 
-# Batches F and G were written and measured blind after the last ranker change: their
-# recall@5 (F 0.931, G 0.85) is the honest estimate on unseen phrasing, under this bar.
-# They stay marked until general ranker work clears them (strict: the test fails the day
-# it passes, to drop the mark).
+# Batches F, G and H were written and measured blind after a ranker change: their recall@5
+# (F 0.931 and now 0.948, G 0.85 and now 0.933 after the changes their misses suggested,
+# H 0.833) is the honest estimate on unseen phrasing, under this bar. They stay marked until
+# general ranker work clears them (strict: the test fails the day it passes, to drop the mark).
 _KNOWN_SHORT = {
-    "F": "blind batch F: recall@5 0.931 < 0.95 (the ranker's honest gap)",
-    "G": "blind batch G: recall@5 0.85 < 0.95 (measured once after the package split)",
+    "F": "blind batch F: recall@5 0.931 (0.948 after later changes) < 0.95",
+    "G": "blind batch G: recall@5 0.85 (0.933 after the changes its misses suggested) < 0.95",
+    "H": "blind batch H: recall@5 0.833 < 0.95 (measured once at be409ec, not tuned on)",
 }
 
 
@@ -363,6 +364,96 @@ def test_action_agreement_prefers_matching_verb() -> None:
     assert idx.search("which tickets are in the queue", k=1)[0].tool == "list_tickets"
     assert idx.search("make a ticket in the queue", k=1)[0].tool == "create_ticket"
     assert idx.search("get rid of that ticket", k=1)[0].tool == "delete_ticket"
+
+
+def test_verb_sense_follows_its_object() -> None:
+    idx = ToolIndex.build(
+        [
+            ToolEntry("chat", "post_message", "Post a message to a channel."),
+            ToolEntry("chat", "delete_message", "Delete a message from a channel."),
+            ToolEntry("db", "drop_table", "Drop a table from the database."),
+            ToolEntry("tracker", "transition_ticket", "Move a ticket to a new status."),
+            ToolEntry("code", "push_files", "Push files to a repository."),
+        ]
+    )
+    # "drop a note" posts; "drop" with any other object still deletes.
+    assert idx.search("drop a note in #general that lunch is here", k=1)[0].tool == "post_message"
+    assert idx.search("drop the message I posted by mistake", k=1)[0].tool == "delete_message"
+    assert idx.search("drop the sessions table", k=1)[0].tool == "drop_table"
+    # "push it to done" moves a ticket; "push these files" still pushes.
+    assert idx.search("push it to done", k=1)[0].tool == "transition_ticket"
+    assert idx.search("push these files to the repository", k=1)[0].tool == "push_files"
+
+
+def test_the_request_is_the_clause_that_asks() -> None:
+    idx = ToolIndex.build(
+        [
+            ToolEntry("code", "create_pull_request", "Create a pull request from a branch."),
+            ToolEntry("code", "update_pull_request_branch", "Update a pull request branch."),
+            ToolEntry("code", "get_pull_request", "Get a pull request."),
+        ]
+    )
+    # A statement first, then the request: the request's verb decides.
+    top = idx.search("my feature branch is ready, open a PR against main", k=1)
+    assert top[0].tool == "create_pull_request"
+    # A real question keeps its reading sense.
+    assert idx.search("is the PR branch up to date?", k=1)[0].tool != "create_pull_request"
+
+
+def test_separated_particle_joins_its_verb() -> None:
+    idx = ToolIndex.build(
+        [
+            ToolEntry("ci", "run_pipeline", "Run a pipeline."),
+            ToolEntry("ci", "get_pipeline", "Get a pipeline's last result."),
+        ]
+    )
+    assert idx.search("the nightly pipeline: kick it off", k=1)[0].tool == "run_pipeline"
+    assert idx.search("kick off the nightly pipeline", k=1)[0].tool == "run_pipeline"
+
+
+def test_a_past_action_in_a_question_is_not_the_request() -> None:
+    idx = ToolIndex.build(
+        [
+            ToolEntry("tracker", "add_worklog", "Log time spent working on an issue."),
+            ToolEntry("tracker", "get_worklog", "Get the worklog entries of an issue."),
+            ToolEntry("tracker", "get_issue", "Get an issue."),
+        ]
+    )
+    # "logged" says what happened; the user asks to see it, not to log more: the
+    # writer's "log time spent" no longer wins on the words of the past event.
+    assert idx.search("who logged time spent on the issue?", k=1)[0].tool != "add_worklog"
+    assert idx.search("log time on the issue", k=1)[0].tool == "add_worklog"
+
+
+def test_asking_whether_something_exists_is_a_search() -> None:
+    idx = ToolIndex.build(
+        [
+            ToolEntry("code", "create_issue", "Create an issue in a repository."),
+            ToolEntry("code", "get_issue", "Get an issue of a repository."),
+            ToolEntry("code", "list_issues", "List the issues of a repository."),
+            ToolEntry("code", "search_issues", "Search issues across repositories."),
+        ]
+    )
+    for query in (
+        "has anyone filed an issue about the login timeout",
+        "is there already an issue about the login timeout",
+        "any issues about the login timeout?",
+    ):
+        assert idx.search(query, k=1)[0].tool == "search_issues", query
+    # Without a topic it is not a search.
+    assert idx.search("are there any open issues in the repo", k=1)[0].tool == "list_issues"
+
+
+def test_a_plural_about_one_numbered_item_reads_that_item() -> None:
+    idx = ToolIndex.build(
+        [
+            ToolEntry("code", "get_issue", "Get details of an issue, including its state."),
+            ToolEntry("code", "list_issues", "List issues, filtered by state and labels."),
+            ToolEntry("code", "add_issue_comment", "Add a comment to an issue."),
+        ]
+    )
+    assert idx.search("what labels does issue 31 have", k=1)[0].tool == "get_issue"
+    assert idx.search("which issues have the bug label", k=1)[0].tool == "list_issues"
 
 
 def test_pruned_and_exact_scoring_agree_on_small_catalogs(catalog: list[ToolEntry]) -> None:

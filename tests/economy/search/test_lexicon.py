@@ -109,6 +109,26 @@ def _set(path: tuple[str, ...], value: Any) -> Callable[[dict[str, Any]], None]:
         ),
         pytest.param(_edit(_set(("synonym",), {})), "unknown sections", id="typo-section"),
         pytest.param(
+            _edit(_set(("existence", "concept"), [["search", 0]])),
+            "existence.concept",
+            id="existence-bad-weight",
+        ),
+        pytest.param(
+            _edit(lambda d: d["object_senses"][0].pop("objects")),
+            "object_senses[0] must be",
+            id="object-sense-missing-key",
+        ),
+        pytest.param(
+            _edit(lambda d: d["object_senses"][0].update(action="teleport")),
+            "object_senses[0].action: unknown action class",
+            id="object-sense-bad-action",
+        ),
+        pytest.param(
+            _edit(lambda d: d["object_senses"][0].update(sense=[["post", 2]])),
+            "object_senses[0].sense",
+            id="object-sense-bad-weight",
+        ),
+        pytest.param(
             RAW.replace('"synonyms": {', '"synonyms": {\n  "make": [["new", 0.1]],', 1),
             "'make' appears twice",
             id="duplicate-key",

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from manifold.economy.search.lexicon import ACTION_CLASSES, LEXICON, Weighted
+from manifold.economy.search.lexicon import ACTION_CLASSES, LEXICON, ObjectSense, Weighted
 
 __all__ = [
     "CREATE",
@@ -231,6 +231,8 @@ _QUESTION_WORDS: Final = LEXICON.question_words
 _READ_OBJECTS: Final = LEXICON.read_objects
 _PHRASAL_ACTIONS: Final = LEXICON.phrasal_actions
 _COLLECTIVE: Final = LEXICON.collective
+_OBJECT_PRONOUNS: Final = LEXICON.object_pronouns
+_OBJECT_SENSES: Final = LEXICON.object_senses
 
 
 def _is_plural(word: str) -> bool:
@@ -258,7 +260,8 @@ def _query_action(lowered: Sequence[str], lead: int) -> int | None:
     """The action class the query asks for, or None when it does not say.
 
     Reads are split into asking for one thing (``READ``) and for a collection
-    (``LIST``: the query says "list", "all"/"every", or names a plural noun).
+    (``LIST``: the query says "list", "all"/"every", or names a plural noun without
+    naming one numbered item).
     """
     if lead >= len(lowered):
         return None
@@ -275,7 +278,10 @@ def _query_action(lowered: Sequence[str], lead: int) -> int | None:
         cls = _VERB_CLASS.get(stem(first))
     if cls == READ:
         rest = lowered[lead + 1 :]
-        if any(w in _COLLECTIVE or _is_plural(w) for w in rest):
+        # A plural asks for a collection, unless the query names one numbered item
+        # ("what labels does issue 31 have": the labels of one issue).
+        one = any(w.isdigit() and i > 0 and not rest[i - 1].isdigit() for i, w in enumerate(rest))
+        if any(w in _COLLECTIVE for w in rest) or (not one and any(map(_is_plural, rest))):
             cls = LIST
     return cls
 
@@ -432,14 +438,20 @@ def parse_query(query: str) -> ParsedQuery:
     if _MANY_RE.search(text) is not None:
         slots.append(Slot(alts=_phrase_alts(_MANY_CONCEPT), weight=1.0, primary=()))
 
-    raw_words = _RAW_WORD_RE.findall(text)
+    matches = list(_RAW_WORD_RE.finditer(text))
+    raw_words = [m.group(0) for m in matches]
     lowered = [w.split("'", 1)[0].lower() for w in raw_words]
-    lead = 0
-    while lead < len(lowered) and lowered[lead] in _PREAMBLE:
-        lead += 1
-    action = _query_action(lowered, lead)
+    _join_particles(raw_words, lowered)
+    lead = _skip_preamble(lowered, 0)
+    if not _asks(lowered, lead, query):
+        lead = _request_clause(text, matches, lowered, lead)
+    sense = _object_sense(lowered, lead)
+    action = _query_action(lowered, lead) if sense is None else sense.action
     if query.rstrip().endswith("?") and action is None:
         action = READ
+    if (action is None or action in READ_CLASSES) and _asks_existence(lowered, lead):
+        action = SEARCH
+        slots.append(Slot(alts=_phrase_alts(_EXISTENCE_CONCEPT), weight=1.0, primary=()))
     db_concept = _database_concept(lowered, action)
     weak: frozenset[str] = frozenset()
     if db_concept is not None:
@@ -469,6 +481,11 @@ def parse_query(query: str) -> ParsedQuery:
                 break
         if matched:
             continue
+        if i == lead and sense is not None:
+            sense_alts = _phrase_alts(sense.sense)
+            slots.append(Slot(alts=sense_alts, weight=1.0, primary=(stem(lowered[i]),)))
+            i += 1
+            continue
         if i == lead and lowered[i] in _LEADING_VERBS and not _adjectival(lowered, i):
             verb_alts = _phrase_alts(_LEADING_VERBS[lowered[i]])
             slots.append(Slot(alts=verb_alts, weight=1.0, primary=(stem(lowered[i]),)))
@@ -487,6 +504,15 @@ def parse_query(query: str) -> ParsedQuery:
             continue
         parts, joint = _word_parts(raw)
         content = [p for p in parts if p not in STOP_WORDS and not p.isdigit()]
+        if len(content) == 1 and i - 1 > lead and _is_event_verb(lowered, i - 1, lead):
+            # "who logged time", "has anyone filed an issue": a past action the query
+            # asks about, not the action it asks for. Its word still names the subject
+            # (a log, a commit) but forms no bigram with its neighbours, so a tool that
+            # performs the action ("Log time spent") does not win on the phrase.
+            s = stem(content[0])
+            ev_alts = _dedupe((((s,), 1.0), *_SYN_SINGLE.get(s, ())))
+            slots.append(Slot(alts=ev_alts, weight=1.0, primary=()))
+            continue
         # A capitalised word inside the query ("add Bob", "Maria's title") may be a
         # name; if the index does not know it, it stands for a person (see _resolve).
         proper = (
@@ -518,6 +544,123 @@ def parse_query(query: str) -> ParsedQuery:
         if p.isalpha() and p.lower() not in STOP_WORDS
     )
     return ParsedQuery(_dedupe_expansions(slots), action, surface)
+
+
+def _skip_preamble(lowered: Sequence[str], i: int) -> int:
+    while i < len(lowered) and lowered[i] in _PREAMBLE:
+        i += 1
+    return i
+
+
+def _is_verb(lowered: Sequence[str], i: int) -> bool:
+    """Whether ``lowered[i]`` is a verb the lexicon knows the action or sense of."""
+    w = lowered[i]
+    nxt = lowered[i + 1] if i + 1 < len(lowered) else ""
+    return (
+        stem(w) in _VERB_CLASS
+        or w in _LEADING_VERBS
+        or (w, nxt) in _PHRASAL_ACTIONS
+        or any(w in e.verbs for e in _OBJECT_SENSES)
+    )
+
+
+def _asks(lowered: Sequence[str], lead: int, query: str) -> bool:
+    """Whether the first clause is itself the request: an imperative verb, or a
+    question (a question word with a question mark)."""
+    if lead >= len(lowered):
+        return True
+    if lowered[lead] in _QUESTION_WORDS:
+        return query.rstrip().endswith("?")
+    return _is_verb(lowered, lead) and not _adjectival(lowered, lead)
+
+
+_CLAUSE_BREAK_RE: Final = re.compile(r"[,;:]|\s-+\s")
+
+
+def _request_clause(
+    text: str, matches: Sequence[re.Match[str]], lowered: Sequence[str], lead: int
+) -> int:
+    """The lead of the request when the query first states a fact and then asks in a
+    later clause ("the branch is ready, open a PR"): the first clause after a comma,
+    semicolon or dash that starts with a verb. Otherwise ``lead`` itself."""
+    for i in range(lead + 1, len(matches)):
+        gap = text[matches[i - 1].end() : matches[i].start()]
+        if _CLAUSE_BREAK_RE.search(gap) is None:
+            continue
+        j = _skip_preamble(lowered, i)
+        if j < len(lowered) and _is_verb(lowered, j) and not _adjectival(lowered, j):
+            return j
+    return lead
+
+
+_EXISTENCE_LEADS: Final = LEXICON.existence_leads
+_EXISTENCE_SUBJECTS: Final = LEXICON.existence_subjects
+_TOPIC_WORDS: Final = LEXICON.topic_words
+_EXISTENCE_CONCEPT: Final = LEXICON.existence_concept
+
+
+def _asks_existence(lowered: Sequence[str], lead: int) -> bool:
+    """Whether the query asks if something about a topic exists ("is there a page
+    about ...", "has anyone mentioned ... about ...", "any reports about ..."): a
+    search, whatever its verb."""
+    if lead >= len(lowered) or not _TOPIC_WORDS.intersection(lowered[lead + 1 :]):
+        return False
+    first = lowered[lead]
+    if first in _EXISTENCE_LEADS:
+        return True
+    nxt = lowered[lead + 1] if lead + 1 < len(lowered) else ""
+    return first in _QUESTION_WORDS and nxt in _EXISTENCE_SUBJECTS
+
+
+_PARTICLE_PAIRS: Final[frozenset[tuple[str, str]]] = frozenset(
+    {k for k in _SYN_PHRASES if len(k) == 2} | set(_PHRASAL_ACTIONS)
+)
+
+
+def _join_particles(raw_words: list[str], lowered: list[str]) -> None:
+    """Put a phrasal verb's particle back next to it when a pronoun object separates
+    them ("kick it off" -> "kick off it", "look it up"), in place."""
+    for i in range(len(lowered) - 2):
+        if lowered[i + 1] in _OBJECT_PRONOUNS and (lowered[i], lowered[i + 2]) in _PARTICLE_PAIRS:
+            lowered[i + 1], lowered[i + 2] = lowered[i + 2], lowered[i + 1]
+            raw_words[i + 1], raw_words[i + 2] = raw_words[i + 2], raw_words[i + 1]
+
+
+def _object_sense(lowered: Sequence[str], lead: int) -> ObjectSense | None:
+    """The sense the leading verb takes with its object, when the lexicon has one: the
+    first content word within the next three words decides ("drop a note in ...")."""
+    if lead >= len(lowered):
+        return None
+    verb = lowered[lead]
+    for entry in _OBJECT_SENSES:
+        if verb not in entry.verbs:
+            continue
+        for w in lowered[lead + 1 : lead + 4]:
+            if w in entry.objects or stem(w) in entry.objects:
+                return entry
+            if w not in STOP_WORDS:
+                break
+    return None
+
+
+_AUX_PAST: Final = frozenset({"did", "didn", "has", "have", "had", "was", "were", "been"})
+
+
+def _is_event_verb(lowered: Sequence[str], i: int, lead: int) -> bool:
+    """Whether ``lowered[i]`` (after the lead word) is an action verb in the past:
+    an ``-ed`` form or irregular past ("filed", "sent"), or a verb after a past
+    auxiliary ("did someone close it"). Reads ("found", "checked") do not count."""
+    word = lowered[i]
+    base = _IRREGULAR.get(word)
+    if base is not None and base != word:
+        cls = _VERB_CLASS.get(stem(base))
+    elif (word.endswith("ed") and len(word) > 4) or _AUX_PAST.intersection(
+        lowered[max(lead, i - 3) : i]
+    ):
+        cls = _VERB_CLASS.get(stem(word))
+    else:
+        return False
+    return cls is not None and cls not in READ_CLASSES
 
 
 def _database_concept(lowered: Sequence[str], action: int | None) -> Weighted | None:

@@ -25,6 +25,12 @@ no per-catalog knowledge in it. Its sections:
 * ``database``: requests that name data ("rows") or where it lives ("table") also ask for
   SQL of the matching kind.
 * ``person``: what an unknown capitalised name stands for.
+* ``existence``: a question whether something exists about a topic ("is there an issue
+  about ...", "has anyone mentioned ...", "any reports about ...") asks for a search.
+* ``object_pronouns``: pronouns that split a phrasal verb from its particle ("kick it
+  off", "look it up"); the analyser joins the two again.
+* ``object_senses``: the sense a leading verb takes when its object is of a kind
+  ("drop a note" posts a message, "drop a table" deletes).
 
 Word lists are space-separated strings; weighted alternatives are ``[text, weight]`` pairs,
 a weight below 1 being weaker evidence than the word itself. A malformed file fails the
@@ -45,6 +51,7 @@ __all__ = [
     "LEXICON",
     "Lexicon",
     "LexiconError",
+    "ObjectSense",
     "Weighted",
     "load",
     "parse",
@@ -88,6 +95,33 @@ class Lexicon:
     db_read_concept: Weighted
     db_write_concept: Weighted
     person: Weighted
+    existence_leads: frozenset[str]
+    existence_subjects: frozenset[str]
+    topic_words: frozenset[str]
+    existence_concept: Weighted
+    object_pronouns: frozenset[str]
+    object_senses: tuple[ObjectSense, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ObjectSense:
+    """A sense a leading verb takes with a kind of object ("drop a note" sends)."""
+
+    verbs: frozenset[str]
+    objects: frozenset[str]
+    sense: Weighted
+    action: int
+
+
+def _object_sense(entry: Any, where: str) -> ObjectSense:
+    if not isinstance(entry, dict) or set(entry) != {"verbs", "objects", "sense", "action"}:
+        raise LexiconError(f"lexicon: {where} must be {{verbs, objects, sense, action}}")
+    return ObjectSense(
+        verbs=frozenset(_words(entry, "verbs")),
+        objects=frozenset(_words(entry, "objects")),
+        sense=_weighted(entry["sense"], f"{where}.sense"),
+        action=_action(entry["action"], f"{where}.action"),
+    )
 
 
 def _section(data: Mapping[str, Any], key: str, kind: type) -> Any:
@@ -168,6 +202,9 @@ _SECTIONS: Final = frozenset(
         "many",
         "database",
         "person",
+        "existence",
+        "object_pronouns",
+        "object_senses",
     }
 )
 """Top-level keys of the file ("about" is its description)."""
@@ -193,6 +230,7 @@ def parse(data: Mapping[str, Any]) -> Lexicon:
         raise LexiconError(f"lexicon: unknown sections {sorted(unknown)}")
     many_pattern, many_concept = _pattern(_section(data, "many", dict), "many")
     db = _section(data, "database", dict)
+    existence = _section(data, "existence", dict)
     return Lexicon(
         stop_words=frozenset(_words(data, "stop_words")),
         preamble=frozenset(_words(data, "preamble")),
@@ -218,6 +256,15 @@ def parse(data: Mapping[str, Any]) -> Lexicon:
         db_read_concept=_weighted(db.get("read_concept"), "database.read_concept"),
         db_write_concept=_weighted(db.get("write_concept"), "database.write_concept"),
         person=_weighted(data.get("person"), "person"),
+        existence_leads=frozenset(_words(existence, "leads")),
+        existence_subjects=frozenset(_words(existence, "subjects")),
+        topic_words=frozenset(_words(existence, "topic_words")),
+        existence_concept=_weighted(existence.get("concept"), "existence.concept"),
+        object_pronouns=frozenset(_words(data, "object_pronouns")),
+        object_senses=tuple(
+            _object_sense(e, f"object_senses[{i}]")
+            for i, e in enumerate(_section(data, "object_senses", list))
+        ),
     )
 
 
