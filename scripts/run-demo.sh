@@ -15,7 +15,7 @@ for _ in $(seq 1 50); do
   (exec 3<>"/dev/tcp/127.0.0.1/$MANIFOLD_DEMO_CLOCK_PORT") 2>/dev/null && break
   sleep 0.1
 done
-MANIFOLD="$(cd "$(dirname "$VENV/bin/manifold")" && pwd)/manifold"
+MANIFOLD="$(cd "$VENV/bin" && pwd -P)/manifold"
 echo "==> starting the gateway on http://127.0.0.1:$PORT/mcp ..."
 echo "    For an IDE (stdio), run $MANIFOLD run --config YOUR.yaml;"
 echo "    'make print-ide-config CONFIG=YOUR.yaml' prints the JSON snippet for this checkout."
