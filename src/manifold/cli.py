@@ -86,6 +86,25 @@ def _load(
     return cfg
 
 
+def _load_to_serve(config: str, no_prefix: bool) -> GatewayConfig:
+    """`_load` for `run` and `serve`: warnings are logged; the state file's folder must be
+    usable now rather than at the first write, minutes later."""
+    cfg = _load(config, no_prefix, _warn_log)
+    if not cfg.enabled_upstreams:
+        log.warning("%s: no usable upstream: the gateway has nothing to serve", config)
+    if cfg.state.path:
+        folder = Path(os.path.expanduser(cfg.state.path)).parent
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise UserError(
+                f"{config}: state.path: cannot create {folder} ({e.strerror or e})"
+            ) from None
+        if not os.access(folder, os.W_OK | os.X_OK):
+            raise UserError(f"{config}: state.path: {folder} is not writable")
+    return cfg
+
+
 def _run_async(main: Callable[[], Coroutine[Any, Any, None]]) -> None:
     # Fewer young-generation collections: the relay allocates many short-lived containers.
     gc.set_threshold(20_000, 20, 20)
@@ -146,9 +165,14 @@ def main() -> None:
 def run(config: str, no_prefix: bool, exposure: str | None, log_level: str) -> None:
     """Serve MCP on stdin/stdout (put this in your IDE's MCP config)."""
     _setup_logging(log_level)
-    cfg = _load(config, no_prefix, _warn_log)
-    if not cfg.enabled_upstreams:
-        log.warning("%s: no usable upstream: the gateway has nothing to serve", config)
+    if sys.stdin.isatty():
+        click.echo(
+            "manifold run speaks MCP on stdin/stdout for an MCP client (put it in your IDE's "
+            "MCP config); to try a config by hand use `manifold check` or `manifold serve`. "
+            "Ctrl-D or Ctrl-C to stop.",
+            err=True,
+        )
+    cfg = _load_to_serve(config, no_prefix)
 
     async def main_() -> None:
         from manifold.downstream.stdio import StdioFront
@@ -189,9 +213,7 @@ def serve(
 ) -> None:
     """Serve MCP over Streamable HTTP at /mcp (both protocol eras)."""
     _setup_logging(log_level)
-    cfg = _load(config, no_prefix, _warn_log)
-    if not cfg.enabled_upstreams:
-        log.warning("%s: no usable upstream: the gateway has nothing to serve", config)
+    cfg = _load_to_serve(config, no_prefix)
     http = cfg.http.model_copy(
         update={k: v for k, v in (("host", host), ("port", port)) if v is not None}
     )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import pty
 import signal
 import socket
 import subprocess
@@ -287,6 +288,10 @@ def _files(tmp: Path) -> dict[str, str]:
     (tmp / "typo2.yaml").write_text("upstreams:\n  x: {command: x, timout: 3}\n")
     (tmp / "text.json").write_text("not json at all")
     (tmp / "dir").mkdir()
+    (tmp / "afile").write_text("a file where the state's folder should be")
+    write_config(
+        tmp / "state.yaml", {"a": {"command": "x"}}, state={"path": str(tmp / "afile" / "s.db")}
+    )
     return {"ok": str(ok), "tmp": str(tmp)}
 
 
@@ -309,6 +314,11 @@ USER_ERRORS = [
     (["serve", "-c", "{ok}", "--port", "{busy}"], "cannot listen on 127.0.0.1:{busy}: Address"),
     (["serve", "-c", "{ok}", "--host", "no-such-host.invalid"], "cannot listen on no-such-host"),
     (["run", "-c", "{tmp}/missing.yaml"], "file not found"),
+    (["run", "-c", "{tmp}/state.yaml"], "state.yaml: state.path: cannot create {tmp}/afile"),
+    (
+        ["serve", "-c", "{tmp}/state.yaml", "--port", "0"],
+        "state.yaml: state.path: cannot create {tmp}/afile",
+    ),
     (["report", "--state", "{tmp}/dir"], "cannot read savings"),
     (["import", "{tmp}/missing.json"], "does not exist"),
     (["import", "{tmp}/text.json"], "text.json: not valid JSON"),
@@ -374,3 +384,27 @@ def test_ctrl_c_during_startup_is_not_a_traceback(tmp_path: Path, command: str) 
             stop_group(proc)
         assert b"Traceback" not in err, (delay, err.decode(errors="replace"))
         assert proc.returncode in (0, 1, -signal.SIGINT), (delay, err)
+
+
+def test_run_in_a_terminal_says_what_it_is(tmp_path: Path) -> None:
+    cfg = write_config(tmp_path / "m.yaml", {"a": stdio_upstream("basic_server.py")})
+    leader, follower = pty.openpty()
+    proc = subprocess.Popen(
+        [MANIFOLD, "run", "-c", str(cfg)],
+        stdin=follower,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=test_env(),
+        start_new_session=True,
+    )
+    os.close(follower)
+    try:
+        time.sleep(1.0)
+        os.write(leader, b"\x04")  # Ctrl-D: end of input
+        out, err = proc.communicate(timeout=30)
+    finally:
+        stop_group(proc)
+        os.close(leader)
+    assert out == b""  # stdout stays MCP only
+    assert b"manifold run speaks MCP on stdin/stdout" in err, err
+    assert b"Traceback" not in err
