@@ -74,3 +74,20 @@ async def test_print_ide_config_gives_a_snippet_that_runs(tmp_path: Path) -> Non
     async with Client(params) as client:
         names = {t.name for t in (await client.list_tools()).tools}
     assert "alpha__echo" in names
+
+
+@pytest.mark.skipif(shutil.which("make") is None, reason="make is not installed")
+def test_setup_refuses_an_old_python_in_one_line(tmp_path: Path) -> None:
+    old = tmp_path / "python3.10"
+    old.write_text("#!/bin/sh\nexit 1\n")  # as Python 3.10 answers `sys.version_info < (3, 11)`
+    old.chmod(0o755)
+    res = subprocess.run(
+        ["make", "-s", "-C", str(REPO), "setup", f"PYTHON={old}", f"VENV={tmp_path / 'venv'}"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=test_env(),
+    )
+    assert res.returncode != 0
+    assert f"Manifold needs Python 3.11 or newer; '{old}' is not" in res.stderr, res.stderr
+    assert not (tmp_path / "venv").exists()
