@@ -13,7 +13,7 @@ setup: $(STAMP)
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null || \
 	  { echo "Manifold needs Python 3.11 or newer; '$(PYTHON)' is not (try: make PYTHON=python3.12 ...)" >&2; exit 1; }
-	@echo "==> creating the virtualenv $(VENV) (first run only)"
+	@echo "==> setting up the virtualenv $(VENV) (first run, or pyproject.toml changed)"
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 	@echo "==> installing Manifold and its dev tools into $(VENV) (about a minute on first run)"
