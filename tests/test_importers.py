@@ -704,6 +704,8 @@ def test_a_misspelt_command_gets_a_suggestion() -> None:
         "server 'a': has neither command nor url (did you mean 'command' instead of 'comand'?); "
         "skipped this server"
     ) in res.warnings
+    res = parse_client_data({"mcpServers": {"b": {"URL": "http://h/mcp"}}}, "x.json")
+    assert "(did you mean 'url' instead of 'URL'?)" in res.warnings[0]
 
 
 def test_unresolved_placeholders_are_listed_for_enabled_servers_only() -> None:

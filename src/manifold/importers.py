@@ -452,11 +452,12 @@ def _server_kind(entry: Mapping[str, Any], label: str, ctx: _Context) -> str | N
     if isinstance(url, str):
         path = urlsplit(url).path.rstrip("/")
         return "sse" if path.endswith("/sse") else "streamable-http"
+    known = {k.lower(): k for k in ("command", "url", "serverUrl")}
     hints = [
-        f"{close[0]!r} instead of {key!r}"
+        f"{known[close[0]]!r} instead of {key!r}"
         for key in entry
         if isinstance(key, str)
-        for close in [difflib.get_close_matches(key, ("command", "url", "serverUrl"), n=1)]
+        for close in [difflib.get_close_matches(key.lower(), known, n=1)]
         if close
     ]
     hint = f" (did you mean {', '.join(hints)}?)" if hints else ""
