@@ -89,3 +89,96 @@ def test_toml_config(tmp_path: Path) -> None:
     p = tmp_path / "m.toml"
     p.write_text('[upstreams.a]\ncommand = "x"\nmax_in_flight = 4\n')
     assert load_config(p, env={}).upstreams["a"].max_in_flight == 4
+
+
+@pytest.mark.parametrize(
+    ("data", "needle"),
+    [
+        ({"upstream": {}}, "upstream: unknown key (did you mean 'upstreams'?)"),
+        (
+            {"upstreams": {"a": {"command": "x", "timout": 3}}},
+            "upstreams.a.timout: unknown key (did you mean 'timeout'?)",
+        ),
+        ({"http": {"prot": 1}}, "http.prot: unknown key (did you mean 'port'?)"),
+        (
+            {"response": {"summarize": {"url": "http://h", "model": "m", "modle": 1}}},
+            "response.summarize.modle: unknown key (did you mean 'model'?)",
+        ),
+        ({"zzz": 1}, "zzz: unknown key"),
+    ],
+)
+def test_unknown_keys_suggest_a_close_match(data: dict, needle: str) -> None:
+    with pytest.raises(ConfigError) as e:
+        parse_config(data, "m.yaml", env={})
+    assert needle in str(e.value)
+    if "did you mean" not in needle:
+        assert "did you mean" not in str(e.value)
+
+
+def test_missing_env_var_names_the_file() -> None:
+    with pytest.raises(ConfigError) as e:
+        parse_config({"upstreams": {"x": {"command": "c", "env": {"K": "${FOO}"}}}}, "m.yaml", {})
+    assert str(e.value) == "m.yaml: upstreams.x.env.K: environment variable ${FOO} is not set"
+
+
+@pytest.mark.parametrize(
+    ("content", "needle"),
+    [
+        (None, "m.yaml: file not found"),
+        (b"name: caf\xe9\n", "m.yaml: not UTF-8 text"),
+        (b"a: b: c\n", "m.yaml: not valid YAML: line 1, column 5: mapping values are not allowed"),
+    ],
+)
+def test_unusable_files_are_one_line(tmp_path: Path, content: bytes | None, needle: str) -> None:
+    p = tmp_path / "m.yaml"
+    if content is not None:
+        p.write_bytes(content)
+    with pytest.raises(ConfigError) as e:
+        load_config(p, env={})
+    assert needle in str(e.value) and "\n" not in str(e.value)
+
+
+def test_a_directory_is_not_a_config(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="is a directory"):
+        load_config(tmp_path, env={})
+
+
+def test_client_file_reports_what_it_dropped(tmp_path: Path) -> None:
+    p = tmp_path / "x.json"
+    p.write_text(
+        '{"mcpServers": {"ok": {"command": "x"}, "typo": {"comand": "y"},'
+        ' "ws": {"type": "websocket", "url": "ws://h"}}}'
+    )
+    warnings: list[str] = []
+    cfg = load_config(p, env={}, warnings=warnings)
+    assert list(cfg.upstreams) == ["ok"]
+    assert any(w.startswith("server 'typo'") for w in warnings)
+    assert any(w.startswith("server 'ws'") for w in warnings)
+
+
+def test_client_file_with_an_editor_input_is_refused(tmp_path: Path) -> None:
+    p = tmp_path / "mcp.json"
+    p.write_text('{"servers": {"gh": {"command": "x", "env": {"T": "${input:tok}"}}}}')
+    with pytest.raises(ConfigError) as e:
+        load_config(p, env={})
+    assert str(e.value).startswith(f"{p}: server 'gh': env.T uses ${{input:tok}}")
+    # Disabled, it is never started: only a warning.
+    p.write_text(
+        '{"servers": {"gh": {"command": "x", "disabled": true, "env": {"T": "${input:tok}"}},'
+        ' "ok": {"command": "y"}}}'
+    )
+    warnings: list[str] = []
+    assert "ok" in load_config(p, env={}, warnings=warnings).upstreams
+    assert any("${input:tok}" in w for w in warnings)
+
+
+def test_client_file_resolves_workspace_folder_from_a_relative_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / ".vscode").mkdir()
+    (tmp_path / ".vscode" / "mcp.json").write_text(
+        '{"servers": {"a": {"command": "${workspaceFolder}/bin/srv"}}}'
+    )
+    monkeypatch.chdir(tmp_path)
+    cfg = load_config(".vscode/mcp.json", env={})
+    assert cfg.upstreams["a"].command == f"{tmp_path}/bin/srv"

@@ -695,3 +695,29 @@ def test_parse_client_data_is_the_gateway_entry_point() -> None:
     assert upstreams(result) == {"a": {"command": "x", "enabled": True}}
     with pytest.raises(json.JSONDecodeError):
         strip_jsonc('{"a": 1 /* open')
+
+
+def test_a_misspelt_command_gets_a_suggestion() -> None:
+    res = parse_client_data({"mcpServers": {"a": {"comand": "npx"}}}, "x.json")
+    assert res.config == {"upstreams": {}}
+    assert (
+        "server 'a': has neither command nor url (did you mean 'command' instead of 'comand'?); "
+        "skipped this server"
+    ) in res.warnings
+    res = parse_client_data({"mcpServers": {"b": {"URL": "http://h/mcp"}}}, "x.json")
+    assert "(did you mean 'url' instead of 'URL'?)" in res.warnings[0]
+
+
+def test_unresolved_placeholders_are_listed_for_enabled_servers_only() -> None:
+    res = parse_client_data(
+        {
+            "servers": {
+                "on": {"command": "x", "args": ["${input:a}", "${file}"]},
+                "off": {"command": "y", "args": ["${input:b}"], "disabled": True},
+            }
+        },
+        "mcp.json",
+    )
+    assert len(res.unresolved) == 2
+    assert all(u.startswith("server 'on'") for u in res.unresolved)
+    assert any("${input:b}" in w for w in res.warnings)

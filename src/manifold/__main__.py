@@ -1,3 +1,3 @@
-from manifold.cli import main
+from manifold.entry import main
 
 main()

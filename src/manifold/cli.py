@@ -6,6 +6,7 @@ import asyncio
 import gc
 import json
 import logging
+import os
 import signal
 import sys
 from collections.abc import Callable, Coroutine
@@ -18,6 +19,34 @@ from manifold import __version__
 from manifold.config import ConfigError, GatewayConfig, load_config
 
 log = logging.getLogger("manifold")
+
+LOG_LEVELS = ["debug", "info", "warning", "error", "critical"]
+
+
+class UserError(click.ClickException):
+    """A problem with what the user gave (a config, a path, a port): one line, exit code 2."""
+
+    exit_code = 2
+
+
+def _plain() -> bool:
+    """Tables become tab-separated lines when stdout is not a terminal (no cut at 80 columns)."""
+    return not sys.stdout.isatty()
+
+
+def _print_rows(headers: list[str], rows: list[list[str]]) -> None:
+    """A table on a terminal; tab-separated lines, headers first, anywhere else."""
+    if _plain():
+        for row in [headers, *rows]:
+            click.echo("\t".join(" ".join(cell.split()) for cell in row))
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(*headers)
+    for row in rows:
+        table.add_row(*row)
+    Console().print(table)
 
 
 def _setup_logging(level: str, json_logs: bool = False) -> None:
@@ -33,13 +62,46 @@ def _setup_logging(level: str, json_logs: bool = False) -> None:
     root.setLevel(level.upper())
 
 
-def _load(config: str, no_prefix: bool) -> GatewayConfig:
+def _warn_stderr(message: str) -> None:
+    click.echo(f"warning: {message}", err=True)
+
+
+def _warn_log(message: str) -> None:
+    log.warning("%s", message)
+
+
+def _load(
+    config: str, no_prefix: bool, warn: Callable[[str], None] = _warn_stderr
+) -> GatewayConfig:
+    """Load a config; each entry a client file's import dropped or ignored goes to `warn`."""
+    warnings: list[str] = []
     try:
-        cfg = load_config(config)
+        cfg = load_config(config, warnings=warnings)
     except ConfigError as e:
-        raise click.ClickException(str(e)) from None
+        raise UserError(str(e)) from None
+    for w in warnings:
+        warn(w)
     if no_prefix:
         cfg = cfg.model_copy(update={"prefix": False})
+    return cfg
+
+
+def _load_to_serve(config: str, no_prefix: bool) -> GatewayConfig:
+    """`_load` for `run` and `serve`: warnings are logged; the state file's folder must be
+    usable now rather than at the first write, minutes later."""
+    cfg = _load(config, no_prefix, _warn_log)
+    if not cfg.enabled_upstreams:
+        log.warning("%s: no usable upstream: the gateway has nothing to serve", config)
+    if cfg.state.path:
+        folder = Path(os.path.expanduser(cfg.state.path)).parent
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise UserError(
+                f"{config}: state.path: cannot create {folder} ({e.strerror or e})"
+            ) from None
+        if not os.access(folder, os.W_OK | os.X_OK):
+            raise UserError(f"{config}: state.path: {folder} is not writable")
     return cfg
 
 
@@ -75,7 +137,11 @@ no_prefix_option = click.option(
     help="Pass tool, prompt and resource names unchanged (a collision is a config error).",
 )
 log_option = click.option(
-    "--log-level", default="warning", show_default=True, help="stderr log level."
+    "--log-level",
+    default="warning",
+    show_default=True,
+    type=click.Choice(LOG_LEVELS, case_sensitive=False),
+    help="stderr log level.",
 )
 exposure_option = click.option(
     "--exposure",
@@ -99,7 +165,14 @@ def main() -> None:
 def run(config: str, no_prefix: bool, exposure: str | None, log_level: str) -> None:
     """Serve MCP on stdin/stdout (put this in your IDE's MCP config)."""
     _setup_logging(log_level)
-    cfg = _load(config, no_prefix)
+    if sys.stdin.isatty():
+        click.echo(
+            "manifold run speaks MCP on stdin/stdout for an MCP client (put it in your IDE's "
+            "MCP config); to try a config by hand use `manifold check` or `manifold serve`. "
+            "Ctrl-D or Ctrl-C to stop.",
+            err=True,
+        )
+    cfg = _load_to_serve(config, no_prefix)
 
     async def main_() -> None:
         from manifold.downstream.stdio import StdioFront
@@ -123,8 +196,13 @@ def run(config: str, no_prefix: bool, exposure: str | None, log_level: str) -> N
 @no_prefix_option
 @exposure_option
 @click.option("--host", default=None, help="Bind address (default 127.0.0.1, loopback only).")
-@click.option("--port", default=None, type=int, help="Port (default 8765).")
-@click.option("--log-level", default="info", show_default=True)
+@click.option("--port", default=None, type=click.IntRange(0, 65535), help="Port (default 8765).")
+@click.option(
+    "--log-level",
+    default="info",
+    show_default=True,
+    type=click.Choice(LOG_LEVELS, case_sensitive=False),
+)
 def serve(
     config: str,
     no_prefix: bool,
@@ -135,7 +213,7 @@ def serve(
 ) -> None:
     """Serve MCP over Streamable HTTP at /mcp (both protocol eras)."""
     _setup_logging(log_level)
-    cfg = _load(config, no_prefix)
+    cfg = _load_to_serve(config, no_prefix)
     http = cfg.http.model_copy(
         update={k: v for k, v in (("host", host), ("port", port)) if v is not None}
     )
@@ -150,7 +228,13 @@ def serve(
         front = HttpFront(gw)
         stop = asyncio.Event()
         _install_stop_signals(stop)
-        await front.start()
+        try:
+            await front.start()
+        except OSError as e:  # port taken, address not local, host name unknown
+            await front.stop()
+            where = f"{front.host}:{front.port}"
+            why = os.strerror(e.errno) if e.errno and e.errno > 0 else e.strerror or str(e)
+            raise UserError(f"cannot listen on {where}: {why}") from None
         click.echo(
             f"Manifold {__version__} serving MCP at {front.url} "
             f"({len(cfg.enabled_upstreams)} upstreams). Point a client at it, e.g.:\n"
@@ -179,52 +263,71 @@ async def _connect_all(cfg: GatewayConfig) -> Any:
 @config_option
 @no_prefix_option
 @click.option("--offline", is_flag=True, help="Only validate the file; do not start upstreams.")
-def check(config: str, no_prefix: bool, offline: bool) -> None:
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+def check(config: str, no_prefix: bool, offline: bool, as_json: bool) -> None:
     """Validate a config and show what each upstream exposes."""
     _setup_logging("error")
-    cfg = _load(config, no_prefix)
-    from rich.console import Console
-    from rich.table import Table
+    warnings: list[str] = []
+    cfg = _load(config, no_prefix, warnings.append)
+    for w in warnings:
+        _warn_stderr(w)
+    upstreams: dict[str, dict[str, Any]] = {
+        name: {"transport": u.kind, "enabled": u.enabled} for name, u in cfg.upstreams.items()
+    }
+    result: dict[str, Any] = {"config": config, "upstreams": upstreams, "warnings": warnings}
+    if not cfg.enabled_upstreams:
+        if as_json:
+            click.echo(json.dumps({**result, "ok": False}, indent=2))
+        raise UserError(f"{config}: no usable upstream")
+    if not offline:
 
-    console = Console(stderr=False)
-    console.print(f"[green]config OK[/green]: {config} ({len(cfg.upstreams)} upstreams)")
-    if offline:
-        for name, u in cfg.upstreams.items():
-            console.print(f"  {name}: {u.kind} {'(disabled)' if not u.enabled else ''}")
-        return
-    result: dict[str, Any] = {}
+        async def main_() -> None:
+            gw = await _connect_all(cfg)
+            try:
+                result["collisions"] = _collisions(gw)
+                for name, up in gw.upstreams.items():
+                    d = up.session.description if up.session else None
+                    upstreams[name].update(
+                        state=up.state,
+                        era=d.era.value if d else None,
+                        protocol_version=d.protocol_version if d else None,
+                        **{
+                            kind: len(gw.catalog.upstream_items(name, kind))
+                            for kind in ("tools", "prompts", "resources")
+                        },
+                        error=up.last_error,
+                    )
+            finally:
+                await gw.stop()
 
-    async def main_() -> None:
-        gw = await _connect_all(cfg)
-        try:
-            collisions = _collisions(gw)
-            result["collisions"] = collisions
-            table = Table(
-                "upstream", "transport", "state", "era", "tools", "prompts", "resources", "error"
-            )
-            for name, up in gw.upstreams.items():
-                d = up.session.description if up.session else None
-                table.add_row(
-                    name,
-                    up.cfg.kind,
-                    up.state,
-                    f"{d.era.value} {d.protocol_version}" if d else "-",
-                    str(len(gw.catalog.upstream_items(name, "tools"))),
-                    str(len(gw.catalog.upstream_items(name, "prompts"))),
-                    str(len(gw.catalog.upstream_items(name, "resources"))),
-                    up.last_error or "",
-                )
-                result[name] = up.state
-            console.print(table)
-        finally:
-            await gw.stop()
-
-    _run_async(main_)
-    failed = [n for n, s in result.items() if n != "collisions" and s != "ready"]
-    if result.get("collisions"):
-        raise click.ClickException(
-            "name collisions with --no-prefix: " + ", ".join(result["collisions"])
+        _run_async(main_)
+    collisions: list[str] = result.get("collisions", [])
+    failed = [n for n, u in upstreams.items() if u.get("state", "ready") != "ready"]
+    if as_json:
+        click.echo(json.dumps({**result, "ok": not (failed or collisions)}, indent=2))
+    elif offline:
+        click.echo(f"config OK: {config} ({len(cfg.upstreams)} upstreams)")
+        _print_rows(
+            ["upstream", "transport", "enabled"],
+            [[n, u["transport"], "yes" if u["enabled"] else "no"] for n, u in upstreams.items()],
         )
+    else:
+        click.echo(f"config OK: {config} ({len(cfg.upstreams)} upstreams)")
+        headers = ["upstream", "transport", "state", "era", "tools", "prompts", "resources"]
+        rows = [
+            [
+                n,
+                u["transport"],
+                u.get("state", "disabled"),
+                f"{u['era']} {u['protocol_version']}" if u.get("era") else "-",
+                *(str(u.get(k, "-")) for k in ("tools", "prompts", "resources")),
+                u.get("error") or "",
+            ]
+            for n, u in upstreams.items()
+        ]
+        _print_rows([*headers, "error"], rows)
+    if collisions:
+        raise click.ClickException("name collisions with --no-prefix: " + ", ".join(collisions))
     if failed:
         raise click.ClickException("upstreams not ready: " + ", ".join(failed))
 
@@ -252,30 +355,37 @@ def tools(config: str, no_prefix: bool, as_json: bool) -> None:
     """Show the aggregated tool list."""
     _setup_logging("error")
     cfg = _load(config, no_prefix)
+    if not cfg.enabled_upstreams:
+        raise UserError(f"{config}: no usable upstream")
     listing: list[dict[str, Any]] = []
     routes: dict[str, Any] = {}
+    failed: dict[str, str] = {}
 
     async def main_() -> None:
         gw = await _connect_all(cfg)
         try:
             listing.extend(gw.catalog.tools)
             routes.update(gw.catalog.tool_routes)
+            for name, up in gw.upstreams.items():
+                if up.state != "ready":
+                    failed[name] = up.last_error or up.state
         finally:
             await gw.stop()
 
     _run_async(main_)
+    for name, why in failed.items():
+        _warn_stderr(f"upstream {name} is not ready ({why}): its tools are missing")
+    if failed and len(failed) == len(cfg.enabled_upstreams):
+        raise click.ClickException("no upstream is ready: " + ", ".join(failed))
     if as_json:
         click.echo(json.dumps({"tools": listing}, indent=2))
         return
-    from rich.console import Console
-    from rich.table import Table
-
-    table = Table("tool", "upstream", "description")
+    rows = []
     for t in listing:
-        r = routes[t["name"]]
         desc = (t.get("description") or "").strip().splitlines()
-        table.add_row(t["name"], r.upstream, (desc[0] if desc else "")[:80])
-    Console().print(table)
+        first = desc[0] if desc else ""
+        rows.append([t["name"], routes[t["name"]].upstream, first if _plain() else first[:80]])
+    _print_rows(["tool", "upstream", "description"], rows)
     click.echo(f"{len(listing)} tools", err=True)
 
 
@@ -309,7 +419,7 @@ def report(config: str | None, state: str | None, as_json: bool, since_days: int
     if state is None:
         state = _load(config, False).state.path if config else StateConfig().path
         if not state:
-            raise click.ClickException(
+            raise UserError(
                 f"{config}: state.path is empty (savings are kept in memory only): "
                 "nothing to report"
             )
@@ -319,7 +429,7 @@ def report(config: str | None, state: str | None, as_json: bool, since_days: int
     try:
         rows = read_totals(state, since)
     except Exception as e:  # sqlite3.Error, or not a database at all
-        raise click.ClickException(f"{state}: cannot read savings ({e})") from None
+        raise UserError(f"{state}: cannot read savings ({e})") from None
     rep = build_report(rows, state, since)
     if rows is None:
         click.echo(f"no savings recorded yet: {state} does not exist", err=True)
@@ -328,7 +438,8 @@ def report(config: str | None, state: str | None, as_json: bool, since_days: int
         return
     from rich.console import Console
 
-    console = Console()
+    # Piped: as wide as the tables are, not cut at 80 columns.
+    console = Console(width=1000) if _plain() else Console()
     for table in report_tables(rep):
         console.print(table)
 
@@ -345,10 +456,13 @@ def import_(path: str, output: str | None) -> None:
     try:
         res = load_client_config(Path(path))
     except ClientConfigError as e:
-        raise click.ClickException(str(e)) from None
+        raise UserError(str(e)) from None
     text = to_yaml(res)
     if output:
-        Path(output).write_text(text, encoding="utf-8")
+        try:
+            Path(output).write_text(text, encoding="utf-8")
+        except OSError as e:
+            raise UserError(f"{output}: cannot write ({e.strerror or e})") from None
         click.echo(f"wrote {output} ({len(res.config.get('upstreams', {}))} upstreams)", err=True)
     else:
         click.echo(text, nl=False)

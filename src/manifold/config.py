@@ -6,10 +6,13 @@ it is (Claude Desktop, Claude Code, Cursor, VS Code). This module does not start
 
 from __future__ import annotations
 
+import difflib
 import json
 import os
 import re
 import tomllib
+import types
+import typing
 from pathlib import Path
 from typing import Any, Literal
 
@@ -250,6 +253,39 @@ def expand_env(value: Any, env: dict[str, str], where: str = "") -> Any:
     return value
 
 
+def _model_of(annotation: Any) -> type[BaseModel] | None:
+    """The config model an annotation holds (`X`, `X | None`), if any."""
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return annotation
+    if typing.get_origin(annotation) in (typing.Union, types.UnionType):
+        for arg in typing.get_args(annotation):
+            found = _model_of(arg)
+            if found is not None:
+                return found
+    return None
+
+
+def _keys_at(loc: tuple[int | str, ...]) -> list[str]:
+    """The keys allowed at `loc` (the location of an unknown key, its parent's keys)."""
+    model: type[BaseModel] = GatewayConfig
+    parts = list(loc[:-1])
+    while parts:
+        info = model.model_fields.get(str(parts.pop(0)))
+        if info is None:
+            return []
+        annotation = info.annotation
+        if typing.get_origin(annotation) is dict:  # upstreams: a name, then the model
+            if not parts:
+                return []
+            parts.pop(0)
+            annotation = typing.get_args(annotation)[1]
+        found = _model_of(annotation)
+        if found is None:
+            return []
+        model = found
+    return list(model.model_fields)
+
+
 def _format_validation_error(err: ValidationError) -> str:
     lines = []
     for e in err.errors():
@@ -257,14 +293,25 @@ def _format_validation_error(err: ValidationError) -> str:
         msg = e["msg"].removeprefix("Value error, ")
         if e["type"] == "extra_forbidden":
             msg = "unknown key"
+            close = difflib.get_close_matches(str(e["loc"][-1]), _keys_at(e["loc"]), n=1)
+            if close:
+                msg += f" (did you mean '{close[0]}'?)"
         lines.append(f"{loc or 'config'}: {msg}")
     return "; ".join(lines)
 
 
 def parse_config(
-    data: Any, source: str = "config", env: dict[str, str] | None = None
+    data: Any,
+    source: str = "config",
+    env: dict[str, str] | None = None,
+    warnings: list[str] | None = None,
 ) -> GatewayConfig:
-    """Validate parsed config data (Manifold's own shape, or a client's mcpServers file)."""
+    """Validate parsed config data (Manifold's own shape, or a client's mcpServers file).
+
+    A client file's entries that cannot be used are dropped; what was dropped or ignored is
+    appended to `warnings`. A placeholder only the client's editor can resolve (`${input:...}`)
+    in a server that would be started is an error.
+    """
     if data is None:
         data = {}
     if not isinstance(data, dict):
@@ -272,21 +319,41 @@ def parse_config(
     from manifold.importers import is_client_config, parse_client_data
 
     if is_client_config(data) and "upstreams" not in data:
-        data = parse_client_data(data, source).config
-    data = expand_env(data, dict(os.environ) if env is None else env)
+        imported = parse_client_data(data, source)
+        if imported.unresolved:
+            raise ConfigError("; ".join(f"{source}: {u}" for u in imported.unresolved))
+        if warnings is not None:
+            warnings.extend(imported.warnings)
+        data = imported.config
+    try:
+        data = expand_env(data, dict(os.environ) if env is None else env)
+    except ConfigError as e:
+        raise ConfigError(f"{source}: {e}") from None
     try:
         return GatewayConfig.model_validate(data)
     except ValidationError as e:
         raise ConfigError(f"{source}: {_format_validation_error(e)}") from None
 
 
-def load_config(path: str | Path, env: dict[str, str] | None = None) -> GatewayConfig:
-    """Read and validate a config file; relative `cwd`s are taken from the file's folder."""
+def load_config(
+    path: str | Path, env: dict[str, str] | None = None, warnings: list[str] | None = None
+) -> GatewayConfig:
+    """Read and validate a config file; relative `cwd`s are taken from the file's folder.
+
+    What a client file's import dropped or ignored is appended to `warnings` (see
+    `parse_config`).
+    """
     p = Path(path)
+    if p.is_dir():
+        raise ConfigError(f"{p}: is a directory, not a config file")
     try:
         text = p.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ConfigError(f"{p}: file not found") from None
     except OSError as e:
-        raise ConfigError(f"{p}: cannot read ({e.strerror})") from None
+        raise ConfigError(f"{p}: cannot read ({e.strerror or e})") from None
+    except UnicodeDecodeError as e:
+        raise ConfigError(f"{p}: not UTF-8 text ({e.reason})") from None
     try:
         if p.suffix == ".toml":
             data: Any = tomllib.loads(text)
@@ -298,8 +365,9 @@ def load_config(path: str | Path, env: dict[str, str] | None = None) -> GatewayC
             data = yaml.safe_load(text)
     except (yaml.YAMLError, json.JSONDecodeError, tomllib.TOMLDecodeError) as e:
         kind = {".toml": "TOML", ".json": "JSON", ".jsonc": "JSON"}.get(p.suffix, "YAML")
-        raise ConfigError(f"{p}: not valid {kind}: {e}") from None
-    cfg = parse_config(data, str(p), env)
+        raise ConfigError(f"{p}: not valid {kind}: {_parse_problem(e)}") from None
+    # The absolute path lets a client file in .vscode/ or .cursor/ resolve ${workspaceFolder}.
+    cfg = parse_config(data, str(p.absolute()) if _in_workspace(p) else str(p), env, warnings)
     base = p.resolve().parent
     fixed = {}
     for name, up in cfg.upstreams.items():
@@ -308,3 +376,15 @@ def load_config(path: str | Path, env: dict[str, str] | None = None) -> GatewayC
     if fixed:
         cfg = cfg.model_copy(update={"upstreams": {**cfg.upstreams, **fixed}})
     return cfg
+
+
+def _in_workspace(p: Path) -> bool:
+    return p.absolute().parent.name.lower() in (".vscode", ".cursor")
+
+
+def _parse_problem(e: Exception) -> str:
+    """A parser's complaint on one line, with its position."""
+    if isinstance(e, yaml.MarkedYAMLError) and e.problem_mark is not None:
+        mark = e.problem_mark
+        return f"line {mark.line + 1}, column {mark.column + 1}: {e.problem or e.context}"
+    return " ".join(str(e).split())

@@ -19,6 +19,7 @@ Anything that cannot be carried over faithfully is reported in ``ImportResult.wa
 
 from __future__ import annotations
 
+import difflib
 import json
 import os
 import re
@@ -100,12 +101,16 @@ class ImportResult:
     ``format`` is one of the ``FORMAT_*`` constants, ``config`` is Manifold's config mapping
     (``{"upstreams": {...}}``, plain dicts ready for YAML), ``warnings`` lists everything the
     user should review, and ``source`` names where the data came from (file name or path).
+    ``unresolved`` repeats the warnings about placeholders only the editor can fill in
+    (``${input:...}``, ``${workspaceFolder}`` without a workspace) in enabled servers: a
+    converted file can be edited, but a client file used as it is cannot run with them.
     """
 
     format: str
     config: dict[str, Any]
     warnings: list[str] = field(default_factory=list)
     source: str = ""
+    unresolved: list[str] = field(default_factory=list)
 
 
 # --------------------------------------------------------------------------------------------
@@ -247,10 +252,16 @@ class _Context:
     seen: dict[str, tuple[str, Any, str]] = field(default_factory=dict)
     entries: int = 0
     reserved: set[str] = field(default_factory=set)  # valid client names, kept as they are
+    unresolved: list[str] = field(default_factory=list)  # placeholders left as they were
 
     def warn(self, message: str) -> None:
         if message not in self.warnings:
             self.warnings.append(message)
+
+    def warn_unresolved(self, message: str) -> None:
+        self.warn(message)
+        if message not in self.unresolved:
+            self.unresolved.append(message)
 
 
 def sanitize_name(name: str) -> str:
@@ -342,12 +353,12 @@ class _Translator:
             if inner in {"pathSeparator", "/"}:
                 return os.sep
             if inner.startswith("workspaceFolder"):
-                self.ctx.warn(
+                self.ctx.warn_unresolved(
                     f"{self.label}: {where} uses {token}, which only the editor knows; "
                     "replace it with the workspace's path"
                 )
                 return token
-            self.ctx.warn(
+            self.ctx.warn_unresolved(
                 f"{self.label}: {where} uses {token}, which Manifold cannot resolve; "
                 "replace it with a value or an environment reference such as ${NAME}"
             )
@@ -371,7 +382,7 @@ class _Translator:
             details = " (not declared in inputs)"
         suggestion = env_key if env_key and _ENV_NAME.fullmatch(env_key) else None
         suggestion = suggestion or _suggest_env_name(input_id)
-        self.ctx.warn(
+        self.ctx.warn_unresolved(
             f"{self.label}: {where} uses ${{input:{input_id}}}{details}, a value the editor "
             "prompts for; Manifold cannot resolve it. Replace it with the value or an "
             f"environment reference such as ${{{suggestion}}} and export {suggestion}"
@@ -441,7 +452,16 @@ def _server_kind(entry: Mapping[str, Any], label: str, ctx: _Context) -> str | N
     if isinstance(url, str):
         path = urlsplit(url).path.rstrip("/")
         return "sse" if path.endswith("/sse") else "streamable-http"
-    ctx.warn(f"{label}: has neither command nor url; skipped this server")
+    known = {k.lower(): k for k in ("command", "url", "serverUrl")}
+    hints = [
+        f"{known[close[0]]!r} instead of {key!r}"
+        for key in entry
+        if isinstance(key, str)
+        for close in [difflib.get_close_matches(key.lower(), known, n=1)]
+        if close
+    ]
+    hint = f" (did you mean {', '.join(hints)}?)" if hints else ""
+    ctx.warn(f"{label}: has neither command nor url{hint}; skipped this server")
     return None
 
 
@@ -556,6 +576,7 @@ def _convert_entry(
     kind = _server_kind(entry, label, ctx)
     if kind is None:
         return
+    unresolved_before = len(ctx.unresolved)
     tr = _Translator(ctx, label)
     # Fields of the other kind (command for a remote server...) get their own warnings.
     unknown = [k for k in entry if k not in _COMMON_KEYS | _STDIO_KEYS | _REMOTE_KEYS]
@@ -569,6 +590,7 @@ def _convert_entry(
     else:
         upstream = _convert_remote(entry, kind, label, ctx, tr)
     if upstream is None:
+        del ctx.unresolved[unresolved_before:]
         return
 
     enabled = True
@@ -582,6 +604,8 @@ def _convert_entry(
     if raw_name in disabled_here:
         enabled = False
     upstream["enabled"] = enabled
+    if not enabled:  # never started: its placeholders are only worth a warning
+        del ctx.unresolved[unresolved_before:]
 
     name = sanitize_name(raw_name)
     taken: set[str] = set(ctx.upstreams)
@@ -702,6 +726,7 @@ def _convert(data: object, name: str, hint: str | None, workspace: str | None) -
         config={"upstreams": ctx.upstreams},
         warnings=ctx.warnings,
         source=name,
+        unresolved=ctx.unresolved,
     )
 
 
