@@ -19,7 +19,11 @@ def test_type_text() -> None:
     assert type_text({"enum": ["open", "closed"]}) == "open|closed"
     assert type_text({"type": "array", "items": {"type": "integer"}}) == "[int]"
     nested = {"type": "object", "properties": {"k": {"type": "string", "title": "K"}}}
-    assert type_text(nested) == '{"type":"object","properties":{"k":{"type":"string"}}}'
+    assert type_text(nested) == "{k: str}"
+    assert type_text({"anyOf": [{"type": "integer"}, {"type": "null"}]}) == "int|null"
+    # What has no short form stays compact JSON Schema, without titles and descriptions.
+    dated = {"type": "string", "format": "date-time", "title": "When"}
+    assert type_text(dated) == '{"type":"string","format":"date-time"}'
 
 
 def test_tool_line_keeps_what_a_model_needs() -> None:
