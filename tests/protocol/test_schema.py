@@ -116,7 +116,7 @@ def test_pydantic_refs_render_as_their_types() -> None:
 
 
 def test_nested_params_follow_refs_items_and_unions_once() -> None:
-    names = [p.name for p, _ in SchemaView(PYDANTIC).nested_params()]
+    names = [n for n, _ in SchemaView(PYDANTIC).nested_params()]
     assert names[:2] == ["repo", "owner"]
     assert sorted(names) == sorted(
         [
@@ -126,7 +126,7 @@ def test_nested_params_follow_refs_items_and_unions_once() -> None:
     )
     resolved = list(SchemaView(PYDANTIC).nested_params())
     assert resolved[0][1]["title"] == "Repo"  # the $ref's target
-    assert ("name", "Repository name") in [(p.name, s.get("description")) for p, s in resolved]
+    assert ("name", "Repository name") in [(n, s.get("description")) for n, s in resolved]
 
 
 def test_draft7_definitions_chains_siblings_allof_anchor_and_id() -> None:
@@ -202,7 +202,7 @@ def test_cycles_stop_where_a_type_refers_to_itself() -> None:
         '{"a":{"$ref":"#/$defs/A"}}}}}}',
     }
     assert view.deref(mutual["properties"]["loop"]) is None
-    names = [p.name for p, _ in SchemaView(mutual).nested_params(max_depth=10)]
+    names = [n for n, _ in SchemaView(mutual).nested_params(max_depth=10)]
     assert names == ["a", "b", "a", "loop", "ping", "odd"]
 
 
@@ -225,7 +225,7 @@ def test_remote_refs_are_refused_and_nothing_is_fetched() -> None:
         view = SchemaView(schema)
         assert _types(schema) == {"a": "any", "b": "any", "c": "any|null"}
         assert view.deref(schema["properties"]["a"]) is None
-        assert [p.name for p, _ in view.nested_params()] == ["a", "b", "c"]
+        assert [n for n, _ in view.nested_params()] == ["a", "b", "c"]
         try:
             conn, _ = listener.accept()
         except TimeoutError:

@@ -21,7 +21,7 @@ from manifold.catalog import Route
 from manifold.economy.search import ToolEntry, ToolIndex, tokenize
 from manifold.pipeline import CallContext
 from manifold.protocol import jsonrpc as rpc
-from manifold.protocol.schema import SchemaView, dump
+from manifold.protocol.schema import Param, SchemaView, dump
 from manifold.router import GATEWAY
 
 if TYPE_CHECKING:
@@ -143,9 +143,13 @@ def summary(description: str, limit: int = SUMMARY_CHARS) -> str:
 
 def adds_to_name(text: str, server: str, tool: str, schema: Any) -> bool:
     """Whether a summary says anything that the server, tool and argument names do not."""
+    return _adds_to_name(text, server, tool, SchemaView(schema).properties())
+
+
+def _adds_to_name(text: str, server: str, tool: str, params: list[Param]) -> bool:
     known = set(_FILLER)
     known.update(tokenize(server), tokenize(tool))
-    for p in SchemaView(schema).properties():
+    for p in params:
         known.update(tokenize(p.name))
     return any(w not in known for w in tokenize(text.lower()))
 
@@ -153,9 +157,10 @@ def adds_to_name(text: str, server: str, tool: str, schema: Any) -> bool:
 def hit_line(server: str, tool: str, description: str, schema: Any) -> str:
     """One search answer line: `server tool(a*,b): what it does` (the summary is left out when
     it only repeats the names)."""
-    line = f"{server} {tool}({signature(schema)})"
+    params = SchemaView(schema).properties()
+    line = f"{server} {tool}({_signature(params)})"
     about = summary(description)
-    return f"{line}: {about}" if about and adds_to_name(about, server, tool, schema) else line
+    return f"{line}: {about}" if about and _adds_to_name(about, server, tool, params) else line
 
 
 _GENERIC_PARAM = re.compile(r"^the \S+ parameter\.?$", re.IGNORECASE)
@@ -192,7 +197,11 @@ def tool_line(tool: dict[str, Any]) -> str:
 
 def signature(schema: Any) -> str:
     """`a*,b,c`: the argument names, required ones starred."""
-    return ",".join(f"{p.name}*" if p.required else p.name for p in SchemaView(schema).properties())
+    return _signature(SchemaView(schema).properties())
+
+
+def _signature(params: list[Param]) -> str:
+    return ",".join(f"{p.name}*" if p.required else p.name for p in params)
 
 
 class GatewayTools:

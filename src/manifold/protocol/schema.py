@@ -19,8 +19,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import orjson
 
@@ -47,6 +46,7 @@ NOISE = frozenset(
     {"title", "description", "$schema", "examples", "$comment", "$id", "$anchor", "$dynamicAnchor"}
 )
 _SIMPLE = {"string": "str", "integer": "int", "number": "num", "boolean": "bool", "null": "null"}
+_NESTING = frozenset({"$ref", "properties", "items", "anyOf", "oneOf", "allOf"})
 _OBJECT_KEYS = frozenset({"type", "properties", "required", "default", "additionalProperties"})
 
 
@@ -85,8 +85,7 @@ def dump(value: Any) -> str:
         return ELLIPSIS
 
 
-@dataclass(frozen=True, slots=True)
-class Param:
+class Param(NamedTuple):
     """One property of an object schema: its name, its subschema as written (a `$ref` is
     left for :meth:`SchemaView.deref` or :meth:`SchemaView.render`) and whether it is required."""
 
@@ -178,57 +177,66 @@ class SchemaView:
         node = self.deref(self.root if node is None else node)
         if not isinstance(node, dict):
             return []
-        out: dict[str, Param] = {}
-        parts = [node]
+        props = node.get("properties")
+        req = node.get("required")
         all_of = node.get("allOf")
+        if all_of is None:  # the common case, kept cheap: it runs for every tool of a catalog
+            if not isinstance(props, dict):
+                return []
+            required = {r for r in req if isinstance(r, str)} if isinstance(req, list) else ()
+            return [Param(str(n), sub, n in required) for n, sub in props.items()]
+        subs: dict[str, Any] = {}
+        names: set[Any] = set()
+        parts = [node]
         if isinstance(all_of, list):
             parts.extend(self.deref(p) for p in all_of[: self.max_nodes])
-        required: set[str] = set()
         for part in parts:
             if not isinstance(part, dict):
                 continue
             req = part.get("required")
             if isinstance(req, list):
-                required.update(r for r in req if isinstance(r, str))
+                names.update(r for r in req if isinstance(r, str))
             props = part.get("properties")
             if isinstance(props, dict):
                 for name, sub in props.items():
-                    out.setdefault(str(name), Param(str(name), sub, False))
-        return [Param(p.name, p.schema, p.name in required) for p in out.values()]
+                    subs.setdefault(str(name), sub)
+        return [Param(n, sub, n in names) for n, sub in subs.items()]
 
-    def nested_params(self, max_depth: int = 3) -> Iterator[tuple[Param, Any]]:
-        """Every property of the root and of its nested objects, with its resolved subschema:
+    def nested_params(self, max_depth: int = 3) -> list[tuple[str, Any]]:
+        """Every property of the root and of its nested objects, as (name, resolved subschema):
         through `$ref`, array `items` and `anyOf`/`oneOf`/`allOf` members; each level of
-        `properties` or `items` is one level of depth (up to `max_depth`); a referenced type is
-        not entered again inside itself."""
-        yield from self._nested(self.root, 0, max_depth)
+        `properties`, `items` or union is one level of depth (up to `max_depth`); a referenced
+        type is not entered again inside itself."""
+        out: list[tuple[str, Any]] = []
+        self._nested(self.root, 0, max_depth, out)
+        return out
 
-    def _nested(self, node: Any, depth: int, max_depth: int) -> Iterator[tuple[Param, Any]]:
+    def _nested(self, node: Any, depth: int, max_depth: int, out: list[tuple[str, Any]]) -> None:
         if depth > max_depth or not isinstance(node, dict) or not self._spend():
             return
         ref = node.get("$ref")
         if isinstance(ref, str):
-            if ref in self._active:
-                return
-            self._active.append(ref)
-            try:
-                yield from self._nested(self.deref(node), depth, max_depth)
-            finally:
+            if ref not in self._active:
+                self._active.append(ref)
+                self._nested(self.deref(node), depth, max_depth, out)
                 self._active.pop()
             return
         props = node.get("properties")
         if isinstance(props, dict):
             for name, sub in props.items():
-                yield Param(str(name), sub, False), self.deref(sub)
-                yield from self._nested(sub, depth + 1, max_depth)
+                if isinstance(sub, dict) and not _NESTING.isdisjoint(sub):
+                    out.append((str(name), self.deref(sub) if "$ref" in sub else sub))
+                    self._nested(sub, depth + 1, max_depth, out)
+                else:  # a leaf, the common case
+                    out.append((str(name), sub))
         items = node.get("items")
         if isinstance(items, dict):
-            yield from self._nested(items, depth + 1, max_depth)
+            self._nested(items, depth + 1, max_depth, out)
         for kw in ("anyOf", "oneOf", "allOf"):  # a union counts as a level too (bounds recursion)
             branches = node.get(kw)
             if isinstance(branches, list):
                 for b in branches:
-                    yield from self._nested(b, depth + 1, max_depth)
+                    self._nested(b, depth + 1, max_depth, out)
 
     # ------------------------------------------------------------- rendering
 

@@ -66,8 +66,8 @@ def _schema_text(schema: Mapping[str, Any] | None) -> tuple[list[str], list[str]
     texts: list[str] = []
     if not isinstance(schema, Mapping):
         return names, texts
-    for param, pschema in SchemaView(schema).nested_params(max_depth=3):
-        names.append(param.name)
+    for name, pschema in SchemaView(schema).nested_params(max_depth=3):
+        names.append(name)
         if isinstance(pschema, Mapping):
             desc = pschema.get("description")
             if isinstance(desc, str):
