@@ -21,7 +21,7 @@ from manifold.catalog import Route
 from manifold.economy.search import ToolEntry, ToolIndex, tokenize
 from manifold.pipeline import CallContext
 from manifold.protocol import jsonrpc as rpc
-from manifold.protocol.schema import Param, SchemaView, dump
+from manifold.protocol.schema import MAX_DEPTH, MAX_NODES, Param, SchemaView, dump
 from manifold.router import GATEWAY
 
 if TYPE_CHECKING:
@@ -172,12 +172,12 @@ def type_text(schema: Any) -> str:
     return SchemaView(schema).render(schema)
 
 
-def tool_line(tool: dict[str, Any]) -> str:
+def tool_line(tool: dict[str, Any], max_depth: int = MAX_DEPTH, max_nodes: int = MAX_NODES) -> str:
     """One tool as `name(arg*: type (what it is), ...): description`, for `list_tools`.
 
     Everything a model needs to call the tool, without JSON Schema's quoting overhead; types
-    defined in `$defs` are shown where they are used."""
-    view = SchemaView(tool.get("inputSchema"))
+    defined in `$defs` are shown where they are used, unfolded up to the bounds (`schemas:`)."""
+    view = SchemaView(tool.get("inputSchema"), max_depth, max_nodes)
     args = []
     for p in view.properties():
         sub = p.schema
@@ -190,7 +190,13 @@ def tool_line(tool: dict[str, Any]) -> str:
                 part += f" ({desc.strip()})"
         args.append(part)
     if view.truncated:
-        log.info("tool %r: its input schema is shown cut short (too large or deep)", tool["name"])
+        log.info(
+            "list_tools: the input schema of %r is shown cut short at schemas.max_depth=%d or "
+            "schemas.max_nodes=%d",
+            tool["name"],
+            max_depth,
+            max_nodes,
+        )
     description = " ".join((tool.get("description") or "").split())
     return f"{tool['name']}({', '.join(args)})" + (f": {description}" if description else "")
 
@@ -334,8 +340,9 @@ class GatewayTools:
         if server not in self.gw.upstreams:
             known = ", ".join(self.gw.upstreams) or "none"
             return text_result(f"Unknown server {server!r}. Servers: {known}.", True)
+        bounds = self.gw.config.schemas
         lines = [
-            tool_line(t)
+            tool_line(t, bounds.max_depth, bounds.max_nodes)
             for t in self.gw.catalog.upstream_items(str(server), "tools")
             if self.gw.catalog.allowed(str(server), t["name"])
         ]
