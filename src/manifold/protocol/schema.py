@@ -31,6 +31,7 @@ MAX_NODES = 2000
 """Default number of schema positions one view visits; past it, renderings end in `…`."""
 
 ELLIPSIS = "…"
+_MAX_CHAIN = 32  # references followed from one position (`$ref` to a `$ref` to ...)
 
 # Keywords whose value is one subschema, a list of them, or a map of them (2020-12 and the
 # draft-07 `definitions`): the walk of `positions`.
@@ -160,7 +161,7 @@ class SchemaView:
             ref = node.get("$ref")
             if not isinstance(ref, str):
                 return node
-            if ref in seen or len(seen) >= self.max_depth:
+            if ref in seen or len(seen) >= _MAX_CHAIN:
                 return None
             seen.append(ref)
             target = self._lookup(ref)
@@ -362,8 +363,12 @@ def _overlay(target: Any, node: dict[str, Any]) -> Any:
 
 
 def _resolver_for(root: Any) -> Callable[[str], Any]:
-    """Reference -> target, knowing only `root` (under its `$id` too): it retrieves nothing."""
+    """Reference -> target, knowing only `root` (under its `$id` too): it retrieves nothing.
+
+    The document is crawled for anchors and embedded `$id`s only when a reference needs it (a
+    plain JSON pointer such as `#/$defs/Owner` does not): crawling costs more than the rest."""
     from referencing import Registry, Resource
+    from referencing.exceptions import Unresolvable
     from referencing.jsonschema import DRAFT202012
 
     try:
@@ -373,6 +378,16 @@ def _resolver_for(root: Any) -> Callable[[str], Any]:
     uri = resource.id()
     base = uri if isinstance(uri, str) else ""
     pairs = [("", resource)] + ([(base, resource)] if base else [])
-    registry: Registry[Any] = Registry().with_resources(pairs).crawl()
-    resolver = registry.resolver(base_uri=base)
-    return lambda ref: resolver.lookup(ref).contents
+    registry: Registry[Any] = Registry().with_resources(pairs)
+    resolvers = [registry.resolver(base_uri=base)]
+
+    def lookup(ref: str) -> Any:
+        try:
+            return resolvers[-1].lookup(ref).contents
+        except Unresolvable:
+            if len(resolvers) > 1:
+                raise
+            resolvers.append(registry.crawl().resolver(base_uri=base))
+            return resolvers[-1].lookup(ref).contents
+
+    return lookup
