@@ -30,6 +30,8 @@ def test_sse_inferred_from_url() -> None:
         ({"upstreams": {"a": {"url": "ftp://h"}}}, "must start with http"),
         ({"separator": "/"}, "separator"),
         ({"upstreams": {"a": {"command": "x", "timeout": "soon"}}}, "upstreams.a.timeout"),
+        ({"schemas": {"max_depth": 0}}, "schemas.max_depth"),
+        ({"schemas": {"depth": 3}}, "schemas.depth: unknown key"),
     ],
 )
 def test_errors_name_the_key(data: dict, needle: str) -> None:

@@ -19,6 +19,8 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from manifold.protocol.schema import MAX_DEPTH, MAX_NODES
+
 UPSTREAM_NAME_RE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 _ENV_RE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-(.*?))?\}")
 
@@ -160,6 +162,14 @@ class SearchConfig(_Strict):
         return self
 
 
+class SchemasConfig(_Strict):
+    """How far the router's `list_tools` lines unfold a tool's input schema (nested objects,
+    `$ref` types): past either bound the type is shown cut short with `…`."""
+
+    max_depth: int = Field(default=MAX_DEPTH, ge=1, le=64)  # nested objects, arrays, unions
+    max_nodes: int = Field(default=MAX_NODES, ge=16, le=1_000_000)  # schema positions per tool
+
+
 class StateConfig(_Strict):
     """Where counters (and later, shared state) are kept."""
 
@@ -198,6 +208,7 @@ class GatewayConfig(_Strict):
     state: StateConfig = Field(default_factory=StateConfig)
     mrtr: MrtrConfig = Field(default_factory=MrtrConfig)
     search: SearchConfig = Field(default_factory=SearchConfig)
+    schemas: SchemasConfig = Field(default_factory=SchemasConfig)
     # Addons of one's own ("package.module:Factory"), run in this order inside the call chain
     # (see `manifold.addons`); each is imported when the gateway starts.
     addons: list[str] = Field(default_factory=list)

@@ -1,3 +1,7 @@
+import logging
+
+import pytest
+
 from manifold.economy.router_tools import signature, summary, tool_line, type_text
 
 
@@ -19,7 +23,11 @@ def test_type_text() -> None:
     assert type_text({"enum": ["open", "closed"]}) == "open|closed"
     assert type_text({"type": "array", "items": {"type": "integer"}}) == "[int]"
     nested = {"type": "object", "properties": {"k": {"type": "string", "title": "K"}}}
-    assert type_text(nested) == '{"type":"object","properties":{"k":{"type":"string"}}}'
+    assert type_text(nested) == "{k: str}"
+    assert type_text({"anyOf": [{"type": "integer"}, {"type": "null"}]}) == "int|null"
+    # What has no short form stays compact JSON Schema, without titles and descriptions.
+    dated = {"type": "string", "format": "date-time", "title": "When"}
+    assert type_text(dated) == '{"type":"string","format":"date-time"}'
 
 
 def test_tool_line_keeps_what_a_model_needs() -> None:
@@ -40,3 +48,25 @@ def test_tool_line_keeps_what_a_model_needs() -> None:
         'list_issues(repo*: str, state: open|closed = "open", limit: int (At most this many.)): '
         "List issues of a repository."
     )
+
+
+def test_tool_line_unfolds_refs_within_its_bounds(caplog: pytest.LogCaptureFixture) -> None:
+    org = {"type": "object", "properties": {"name": {"type": "string"}}}
+    owner = {
+        "type": "object",
+        "properties": {"login": {"type": "string"}, "org": {"$ref": "#/$defs/Org"}},
+        "required": ["login"],
+    }
+    tool = {
+        "name": "assign",
+        "inputSchema": {
+            "$defs": {"Owner": owner, "Org": org},
+            "type": "object",
+            "properties": {"who": {"$ref": "#/$defs/Owner", "description": "The assignee"}},
+        },
+    }
+    assert tool_line(tool) == "assign(who: {login*: str, org: {name: str}} (The assignee))"
+    with caplog.at_level(logging.INFO, "manifold"):
+        assert tool_line(tool, max_depth=1) == "assign(who: {login*: str, org: {…}} (The assignee))"
+        assert tool_line(tool, max_nodes=1) == "assign(who: … (The assignee))"
+    assert [r.getMessage().count("cut short") for r in caplog.records] == [1, 1]

@@ -23,6 +23,7 @@ from manifold.hooks import ListingEvent
 from manifold.pipeline import CallContext
 from manifold.protocol import jsonrpc as rpc
 from manifold.protocol.eras import Era
+from manifold.protocol.schema import MAX_DEPTH, MAX_NODES, Param, SchemaView, dump
 from manifold.router import GATEWAY
 
 if TYPE_CHECKING:
@@ -144,91 +145,71 @@ def summary(description: str, limit: int = SUMMARY_CHARS) -> str:
 
 def adds_to_name(text: str, server: str, tool: str, schema: Any) -> bool:
     """Whether a summary says anything that the server, tool and argument names do not."""
+    return _adds_to_name(text, server, tool, SchemaView(schema).properties())
+
+
+def _adds_to_name(text: str, server: str, tool: str, params: list[Param]) -> bool:
     known = set(_FILLER)
     known.update(tokenize(server), tokenize(tool))
-    props = schema.get("properties") if isinstance(schema, dict) else None
-    if isinstance(props, dict):
-        for name in props:
-            known.update(tokenize(str(name)))
+    for p in params:
+        known.update(tokenize(p.name))
     return any(w not in known for w in tokenize(text.lower()))
 
 
 def hit_line(server: str, tool: str, description: str, schema: Any) -> str:
     """One search answer line: `server tool(a*,b): what it does` (the summary is left out when
     it only repeats the names)."""
-    line = f"{server} {tool}({signature(schema)})"
+    params = SchemaView(schema).properties()
+    line = f"{server} {tool}({_signature(params)})"
     about = summary(description)
-    return f"{line}: {about}" if about and adds_to_name(about, server, tool, schema) else line
+    return f"{line}: {about}" if about and _adds_to_name(about, server, tool, params) else line
 
 
-_SIMPLE = {"string": "str", "integer": "int", "number": "num", "boolean": "bool", "null": "null"}
 _GENERIC_PARAM = re.compile(r"^the \S+ parameter\.?$", re.IGNORECASE)
-_SCHEMA_NOISE = frozenset({"title", "description", "$schema", "examples"})
-
-
-def _strip_noise(schema: Any) -> Any:
-    if isinstance(schema, dict):
-        return {k: _strip_noise(v) for k, v in schema.items() if k not in _SCHEMA_NOISE}
-    if isinstance(schema, list):
-        return [_strip_noise(v) for v in schema]
-    return schema
 
 
 def type_text(schema: Any) -> str:
-    """A short type: `str`, `int`, `a|b`, `[str]`, or compact JSON Schema for anything else."""
-    if not isinstance(schema, dict):
-        return "any"
-    if isinstance(schema.get("enum"), list) and schema["enum"]:
-        return "|".join(str(v) for v in schema["enum"])
-    t = schema.get("type")
-    if (
-        isinstance(t, str)
-        and t in _SIMPLE
-        and len(schema.keys() - _SCHEMA_NOISE - {"type", "default"}) == 0
-    ):
-        return _SIMPLE[t]
-    if t == "array" and isinstance(schema.get("items"), dict):
-        inner = type_text(schema["items"])
-        if len(schema.keys() - _SCHEMA_NOISE - {"type", "items", "default"}) == 0:
-            return f"[{inner}]"
-    return orjson.dumps(_strip_noise(schema)).decode()
+    """A short type: `str`, `int`, `a|b`, `[str]`, `{a*: str, b: int}`, or compact JSON Schema
+    for anything else (see `SchemaView.render`); a `$ref` resolves within `schema` only."""
+    return SchemaView(schema).render(schema)
 
 
-def tool_line(tool: dict[str, Any]) -> str:
+def tool_line(tool: dict[str, Any], max_depth: int = MAX_DEPTH, max_nodes: int = MAX_NODES) -> str:
     """One tool as `name(arg*: type (what it is), ...): description`, for `list_tools`.
 
-    Everything a model needs to call the tool, without JSON Schema's quoting overhead."""
-    schema = tool.get("inputSchema")
-    props = schema.get("properties") if isinstance(schema, dict) else None
+    Everything a model needs to call the tool, without JSON Schema's quoting overhead; types
+    defined in `$defs` are shown where they are used, unfolded up to the bounds (`schemas:`)."""
+    view = SchemaView(tool.get("inputSchema"), max_depth, max_nodes)
     args = []
-    if isinstance(props, dict):
-        required = set(schema.get("required") or []) if isinstance(schema, dict) else set()
-        for name, sub in props.items():
-            part = f"{name}{'*' if name in required else ''}: {type_text(sub)}"
-            if isinstance(sub, dict):
-                if "default" in sub:
-                    part += f" = {orjson.dumps(sub['default']).decode()}"
-                desc = sub.get("description")
-                if (
-                    isinstance(desc, str)
-                    and desc.strip()
-                    and not _GENERIC_PARAM.match(desc.strip())
-                ):
-                    part += f" ({desc.strip()})"
-            args.append(part)
+    for p in view.properties():
+        sub = p.schema
+        part = f"{p.name}{'*' if p.required else ''}: {view.render(sub)}"
+        if isinstance(sub, dict):
+            if "default" in sub:
+                part += f" = {dump(sub['default'])}"
+            desc = sub.get("description")
+            if isinstance(desc, str) and desc.strip() and not _GENERIC_PARAM.match(desc.strip()):
+                part += f" ({desc.strip()})"
+        args.append(part)
+    if view.truncated:
+        log.info(
+            "list_tools: the input schema of %r is shown cut short at schemas.max_depth=%d or "
+            "schemas.max_nodes=%d",
+            tool["name"],
+            max_depth,
+            max_nodes,
+        )
     description = " ".join((tool.get("description") or "").split())
     return f"{tool['name']}({', '.join(args)})" + (f": {description}" if description else "")
 
 
 def signature(schema: Any) -> str:
     """`a*,b,c`: the argument names, required ones starred."""
-    if not isinstance(schema, dict):
-        return ""
-    props = schema.get("properties")
-    if not isinstance(props, dict):
-        return ""
-    required = set(schema.get("required") or [])
-    return ",".join(f"{p}*" if p in required else p for p in props)
+    return _signature(SchemaView(schema).properties())
+
+
+def _signature(params: list[Param]) -> str:
+    return ",".join(f"{p.name}*" if p.required else p.name for p in params)
 
 
 class GatewayTools:
@@ -385,8 +366,9 @@ class GatewayTools:
             return text_result(f"Unknown server {server!r}. Servers: {known}.", True)
         if visible is not None:
             self.index()
+        bounds = self.gw.config.schemas
         lines = [
-            tool_line(t)
+            tool_line(t, bounds.max_depth, bounds.max_nodes)
             for t in self.gw.catalog.upstream_items(str(server), "tools")
             if self.gw.catalog.allowed(str(server), t["name"])
             and self._shown(visible, str(server), t["name"])

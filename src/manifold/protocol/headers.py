@@ -12,8 +12,10 @@ from __future__ import annotations
 import base64
 import binascii
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from typing import Any
+
+from manifold.protocol.schema import positions
 
 X_MCP_HEADER = "x-mcp-header"
 PARAM_PREFIX = "Mcp-Param-"
@@ -21,13 +23,6 @@ PARAM_PREFIX = "Mcp-Param-"
 _SENTINEL = re.compile(r"=\?base64\?(.*)\?=")
 _SAFE = re.compile(r"[\x20-\x7E]*")
 _TOKEN = re.compile(r"^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$")
-_SINGLE = frozenset(
-    {"items", "contains", "unevaluatedItems", "additionalProperties", "propertyNames",
-     "unevaluatedProperties", "not", "if", "then", "else", "contentSchema"}
-)  # fmt: skip
-_LIST = frozenset({"allOf", "anyOf", "oneOf", "prefixItems"})
-_MAP = frozenset({"patternProperties", "dependentSchemas", "$defs", "definitions"})
-
 HeaderMap = dict[tuple[str, ...], str]
 
 
@@ -56,24 +51,7 @@ def decode_value(value: str | None) -> str | None:
         return None
 
 
-def _positions(root: Any) -> Iterator[tuple[tuple[str, ...] | None, dict[str, Any]]]:
-    """Every schema position with its pure `properties` path (None once off that chain)."""
-    stack: list[tuple[tuple[str, ...] | None, Any]] = [((), root)]
-    while stack:
-        path, node = stack.pop()
-        if not isinstance(node, dict):
-            continue
-        yield path, node
-        for kw, val in node.items():
-            if kw == "properties" and isinstance(val, dict):
-                for name, sub in val.items():
-                    stack.append(((*path, name) if path is not None else None, sub))
-            elif kw in _SINGLE:
-                stack.append((None, val))
-            elif kw in _LIST and isinstance(val, list):
-                stack.extend((None, s) for s in val)
-            elif kw in _MAP and isinstance(val, dict):
-                stack.extend((None, s) for s in val.values())
+_positions = positions  # the walk is shared; it follows no `$ref`, as the spec says
 
 
 def invalid_annotation(schema: Any) -> str | None:

@@ -27,6 +27,7 @@ from manifold.economy.search.analyzer import (
     tool_extra_actions,
 )
 from manifold.economy.search.records import EntryLike, RankerConfig, ToolEntry, as_entry
+from manifold.protocol.schema import SchemaView
 
 __all__ = ["CatalogIndex", "build_index", "split_compound"]
 
@@ -58,31 +59,22 @@ class CatalogIndex:
     config: RankerConfig
 
 
-def _schema_text(schema: Mapping[str, Any] | None, depth: int = 0) -> tuple[list[str], list[str]]:
-    """Parameter names and parameter descriptions/enum values of a JSON schema."""
+def _schema_text(schema: Mapping[str, Any] | None) -> tuple[list[str], list[str]]:
+    """Parameter names and parameter descriptions/enum values of a JSON schema, nested ones
+    included (through `$ref`, `items` and unions; see `SchemaView.nested_params`)."""
     names: list[str] = []
     texts: list[str] = []
-    if not isinstance(schema, Mapping) or depth > 3:
+    if not isinstance(schema, Mapping):
         return names, texts
-    props = schema.get("properties")
-    if isinstance(props, Mapping):
-        for pname, pschema in props.items():
-            names.append(str(pname))
-            if isinstance(pschema, Mapping):
-                desc = pschema.get("description")
-                if isinstance(desc, str):
-                    texts.append(desc)
-                enum = pschema.get("enum")
-                if isinstance(enum, list):
-                    texts.extend(str(e) for e in enum if isinstance(e, str | int | float))
-                sub_names, sub_texts = _schema_text(pschema, depth + 1)
-                names.extend(sub_names)
-                texts.extend(sub_texts)
-    items = schema.get("items")
-    if isinstance(items, Mapping):
-        sub_names, sub_texts = _schema_text(items, depth + 1)
-        names.extend(sub_names)
-        texts.extend(sub_texts)
+    for name, pschema in SchemaView(schema).nested_params(max_depth=3):
+        names.append(name)
+        if isinstance(pschema, Mapping):
+            desc = pschema.get("description")
+            if isinstance(desc, str):
+                texts.append(desc)
+            enum = pschema.get("enum")
+            if isinstance(enum, list):
+                texts.extend(str(e) for e in enum if isinstance(e, str | int | float))
     return names, texts
 
 
