@@ -59,7 +59,7 @@ def build_addons(gw: Gateway, extra: Sequence[object] = ()) -> list[object]:
     from manifold.middleware import governor
     from manifold.middleware.accounting import accounting_pair
 
-    accounting, raw_meter = accounting_pair(gw.savings, gw.upstreams)
+    accounting, raw_meter = accounting_pair(gw.savings, gw.era_of)
     chain: list[object] = [CallAddon(accounting, "accounting")]
     if governor.wanted(gw.config.response):
         chain.append(CallAddon(governor.Governor(gw), "governor"))

@@ -132,6 +132,11 @@ class Gateway:
         task.add_done_callback(self._tasks.discard)
         return task
 
+    def era_of(self, upstream: str) -> Era | None:
+        """The protocol era an upstream speaks (None: unknown, not connected yet)."""
+        up = self.upstreams.get(upstream)
+        return up.session.era if up is not None and up.session is not None else None
+
     def native_list_tokens(self) -> int:
         """Estimated tokens of the whole passthrough tool list (kept per catalog change)."""
         tools = self.catalog.tools

@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import logging
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 import msgspec
@@ -222,8 +221,8 @@ class _World:
     def __init__(self, results: dict[str, bytes], shrink: int = 0, legacy: bool = True) -> None:
         self.savings = Savings()
         era = Era.LEGACY if legacy else Era.MODERN
-        ups: Any = {"up": SimpleNamespace(session=SimpleNamespace(era=era))}
-        accounting, raw_meter = accounting_pair(self.savings, ups)
+        eras = {"up": era}
+        accounting, raw_meter = accounting_pair(self.savings, eras.get)
         self.results = results
 
         async def shrinker(ctx: CallContext, call_next: CallNext) -> rpc.Incoming:

@@ -27,14 +27,13 @@ page sent.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Sequence
 from contextvars import ContextVar
-from typing import Any
+from typing import Any, Protocol
 
 import orjson
 
 from manifold.catalog import Route
-from manifold.downstream.cursor import Cursors
 from manifold.economy.savings import Savings
 from manifold.economy.tokens import (
     ENVELOPE_BASE_CHARS,
@@ -46,7 +45,6 @@ from manifold.pipeline import CallContext, CallNext, Middleware
 from manifold.protocol import jsonrpc as rpc
 from manifold.protocol.eras import Era
 from manifold.router import GATEWAY
-from manifold.upstream.supervisor import Upstream
 
 SEARCH_NAMES = frozenset({"search_tools", "list_servers", "list_tools"})
 _ERROR_ENVELOPE_CHARS = ENVELOPE_CHARS - 1  # "error" is one character shorter than "result"
@@ -64,23 +62,29 @@ class _Cell:
 _CALL: ContextVar[_Cell | None] = ContextVar("manifold_accounting_call", default=None)
 
 
-def accounting_pair(
-    savings: Savings, upstreams: Mapping[str, Upstream] | None = None
-) -> tuple[Middleware, Middleware]:
+EraOf = Callable[[str], Era | None]
+
+
+class CursorMaker(Protocol):
+    def make(self, kind: str, offset: int) -> str: ...
+
+
+def _no_era(upstream: str) -> Era | None:
+    return None
+
+
+def accounting_pair(savings: Savings, era_of: EraOf = _no_era) -> tuple[Middleware, Middleware]:
     """(accounting, raw_meter): put the first outermost and the second innermost.
 
-    `upstreams` tells which era each upstream speaks: a 2026-07-28 client gets
+    `era_of(upstream)` tells which era an upstream speaks: a 2026-07-28 client gets
     `"resultType":"complete"` added to a legacy upstream's result (`MODERN_EXTRA_CHARS`).
     """
-    ups: Mapping[str, Upstream] = upstreams or {}
 
     def added(route: Route, result: Any) -> int:
         """What the dispatcher adds to `result` for a modern client."""
         if route.upstream == GATEWAY:
             return 0 if _RESULT_TYPE.search(result) else MODERN_EXTRA_CHARS
-        up = ups.get(route.upstream)
-        legacy = up is not None and up.session is not None and up.session.era is Era.LEGACY
-        return MODERN_EXTRA_CHARS if legacy else 0
+        return MODERN_EXTRA_CHARS if era_of(route.upstream) is Era.LEGACY else 0
 
     async def accounting(ctx: CallContext, call_next: CallNext) -> rpc.Incoming:
         if ctx.method != "tools/call" or _CALL.get() is not None:
@@ -145,7 +149,7 @@ class ListingMeter:
         self._pages: list[bytes] = []
 
     def native_pages(
-        self, items: list[dict[str, Any]], size: int, modern: bool, ttl: int, cursors: Cursors
+        self, items: list[dict[str, Any]], size: int, modern: bool, ttl: int, cursors: CursorMaker
     ) -> list[bytes]:
         """The result JSON of each page a passthrough client would fetch."""
         key = (size, modern, ttl)
@@ -171,7 +175,7 @@ class ListingMeter:
         sent: dict[str, Any],
         modern: bool,
         ttl: int,
-        cursors: Cursors,
+        cursors: CursorMaker,
     ) -> None:
         envelope = ENVELOPE_BASE_CHARS + len(orjson.dumps(rid))
         pages = self.native_pages(native, size, modern, ttl, cursors)

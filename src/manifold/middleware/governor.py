@@ -65,10 +65,10 @@ from manifold.economy.tokens import estimate, estimate_chars
 from manifold.pipeline import CallContext, CallNext
 from manifold.protocol import jsonrpc as rpc
 from manifold.router import GATEWAY
-from manifold.state import DedupMemory, ResultPages
 
 if TYPE_CHECKING:
     from manifold.gateway import Gateway
+    from manifold.state import DedupMemory, ResultPages
 
 __all__ = ["MIN_MAX_TOKENS", "Governor", "fit", "full_text", "most_pages", "page_bounds", "wanted"]
 
