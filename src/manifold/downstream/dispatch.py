@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import msgspec
 
@@ -43,7 +43,52 @@ from manifold.protocol.eras import (
 )
 
 if TYPE_CHECKING:
-    from manifold.gateway import Gateway
+    from collections.abc import Mapping
+
+    from manifold.catalog import Catalog
+    from manifold.config import GatewayConfig
+    from manifold.downstream.cursor import Cursors
+    from manifold.economy.exposure import Exposure
+    from manifold.economy.savings import Savings
+    from manifold.hooks import Hooks
+    from manifold.hub import ServerFace, SubscriptionHub
+    from manifold.pipeline import CallNext
+    from manifold.state import ParkedCalls
+    from manifold.upstream.supervisor import Upstream
+
+
+class DispatchHost(Protocol):
+    """What the dispatcher uses of the gateway: the catalog and how it is shown, the pipeline,
+    the hub for subscriptions, and the state of parked calls and cursors."""
+
+    @property
+    def config(self) -> GatewayConfig: ...
+    @property
+    def catalog(self) -> Catalog: ...
+    @property
+    def exposure(self) -> Exposure: ...
+    @property
+    def face(self) -> ServerFace: ...
+    @property
+    def hub(self) -> SubscriptionHub: ...
+    @property
+    def hooks(self) -> Hooks: ...
+    @property
+    def savings(self) -> Savings: ...
+    @property
+    def cursors(self) -> Cursors: ...
+    @property
+    def parking(self) -> ParkedCalls: ...
+    @property
+    def upstreams(self) -> Mapping[str, Upstream]: ...
+    @property
+    def pipeline(self) -> CallNext: ...
+    @property
+    def list_ttl_ms(self) -> int: ...
+    async def wait_ready(self) -> None: ...
+    async def ensure_lazy(self) -> None: ...
+    def native_list_tokens(self) -> int: ...
+
 
 log = logging.getLogger("manifold.dispatch")
 
@@ -116,7 +161,7 @@ def _strip_modern_meta(params: dict[str, Any]) -> dict[str, Any]:
 
 
 class Dispatcher:
-    def __init__(self, gateway: Gateway) -> None:
+    def __init__(self, gateway: DispatchHost) -> None:
         self.gw = gateway
         self.listing = ListingMeter(gateway.savings)  # router/hybrid tools/list savings
         hooks = gateway.hooks

@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 import re
 import threading
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import msgspec
 import orjson
@@ -27,8 +27,33 @@ from manifold.protocol.schema import MAX_DEPTH, MAX_NODES, Param, SchemaView, du
 from manifold.router import GATEWAY
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from manifold.catalog import Catalog
+    from manifold.config import GatewayConfig
     from manifold.economy.embed import HybridIndex
-    from manifold.gateway import Gateway
+    from manifold.hooks import Hooks
+    from manifold.pipeline import CallNext
+    from manifold.state import ResultPages
+    from manifold.upstream.supervisor import Upstream
+
+
+class ToolsHost(Protocol):
+    """What the router tools use of the gateway."""
+
+    @property
+    def config(self) -> GatewayConfig: ...
+    @property
+    def catalog(self) -> Catalog: ...
+    @property
+    def upstreams(self) -> Mapping[str, Upstream]: ...
+    @property
+    def hooks(self) -> Hooks: ...
+    @property
+    def results(self) -> ResultPages | None: ...
+    @property
+    def pipeline(self) -> CallNext: ...
+
 
 log = logging.getLogger("manifold.search")
 
@@ -213,7 +238,7 @@ def _signature(params: list[Param]) -> str:
 
 
 class GatewayTools:
-    def __init__(self, gateway: Gateway) -> None:
+    def __init__(self, gateway: ToolsHost) -> None:
         self.gw = gateway
         self._index: ToolIndex | None = None
         self._indexed: object = None  # the catalog tool list the index was built from

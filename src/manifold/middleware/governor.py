@@ -45,7 +45,7 @@ from __future__ import annotations
 import logging
 import sys
 from collections import OrderedDict
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, Protocol
 
 import jsonschema
 import msgspec
@@ -67,8 +67,26 @@ from manifold.protocol import jsonrpc as rpc
 from manifold.router import GATEWAY
 
 if TYPE_CHECKING:
-    from manifold.gateway import Gateway
-    from manifold.state import DedupMemory, ResultPages
+    from manifold.catalog import Catalog
+    from manifold.config import GatewayConfig
+    from manifold.economy.savings import Savings
+    from manifold.state import DedupMemory, ResultPages, State
+
+
+class GovernorHost(Protocol):
+    """What the governor uses of the gateway."""
+
+    @property
+    def config(self) -> GatewayConfig: ...
+    @property
+    def savings(self) -> Savings: ...
+    @property
+    def results(self) -> ResultPages | None: ...
+    @property
+    def state(self) -> State: ...
+    @property
+    def catalog(self) -> Catalog: ...
+
 
 __all__ = ["MIN_MAX_TOKENS", "Governor", "fit", "full_text", "most_pages", "page_bounds", "wanted"]
 
@@ -217,7 +235,7 @@ def _text(text: str) -> dict[str, Any]:
 
 
 class Governor:
-    def __init__(self, gw: Gateway) -> None:
+    def __init__(self, gw: GovernorHost) -> None:
         cfg = gw.config.response
         self.gw = gw
         self.cfg = cfg
