@@ -34,6 +34,7 @@ check: setup
 	$(VENV)/bin/ruff format --check src tests bench
 	$(VENV)/bin/ruff check src tests bench
 	$(VENV)/bin/mypy
+	$(VENV)/bin/lint-imports --no-cache
 
 test: check tools
 	$(PY) -m pytest -q
