@@ -216,6 +216,9 @@ def check(config: str, no_prefix: bool, offline: bool) -> None:
                 )
                 result[name] = up.state
             console.print(table)
+            for name, up in gw.upstreams.items():
+                if up.state != "ready" and up.last_error:
+                    click.echo(f"{name}: {up.last_error}")  # whole, where the table cuts it
         finally:
             await gw.stop()
 
