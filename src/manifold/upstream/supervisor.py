@@ -116,9 +116,10 @@ class Upstream:
             return await asyncio.shield(self._starting)
         except (TransportClosed, TimeoutError, rpc.RpcError):
             retry = self.restarting_at - time.monotonic() if self.restarting_at else None
-            raise errors.unavailable(
-                self.name, f"upstream {self.name!r}: {self.last_error}", retry
-            ) from None
+            why = self.last_error or "failed to start"
+            if not why.startswith(f"upstream {self.name!r}"):
+                why = f"upstream {self.name!r}: {why}"
+            raise errors.unavailable(self.name, why, retry) from None
 
     def unavailable(self, what: str) -> rpc.RpcError:
         """The error for a call that cannot reach this upstream now: why, and when it retries."""
