@@ -24,10 +24,12 @@ def peak_rss_mb(pid: int) -> float:
 def test_a_stderr_flood_is_rate_limited_in_the_log(tmp_path: Path) -> None:
     cfg = write_config(
         tmp_path / "gw.yaml",
-        {"f": stdio_upstream("faulty_server.py", "--stderr-bytes", "10000000")},  # 100k lines
+        {"f": stdio_upstream("faulty_server.py")},
     )
     with StdioGateway(cfg, tmp_path / "gw.log") as gw:
-        gw.initialize(timeout=120)
+        gw.initialize()
+        # 10 MB in 100 000 lines.
+        assert text_of(gw.tool("f__stderr", {"bytes": 10_000_000}, timeout=120)) == "ok"
         assert int(text_of(gw.tool("f__pid"))) > 0
 
         def accounted() -> tuple[int, list[int]] | None:
@@ -49,13 +51,15 @@ def test_a_stderr_line_without_end_is_cut_and_memory_stays_bounded(tmp_path: Pat
     cfg = write_config(
         tmp_path / "gw.yaml",
         {
-            "f": stdio_upstream("faulty_server.py", "--stderr-bytes", "50000000", "--no-newline"),
+            "f": stdio_upstream("faulty_server.py"),
             "g": stdio_upstream("faulty_server.py"),
         },
     )
     with StdioGateway(cfg, tmp_path / "gw.log") as gw:
-        gw.initialize(timeout=120)
+        gw.initialize()
         base = peak_rss_mb(gw.proc.pid)
+        args = {"bytes": 50_000_000, "newlines": False}  # 50 MB, one line without end
+        assert text_of(gw.tool("f__stderr", args, timeout=120)) == "ok"
         poll(lambda: "[f stderr] stderr done" in gw.log_text(), 60)
         assert int(text_of(gw.tool("f__pid"))) > 0
         assert text_of(gw.tool("g__echo", {"text": "ok"})) == "ok"

@@ -6,10 +6,9 @@ Options:
   --fail-starts N      the first N starts (counted in FILE) write to stderr and exit with code 2
   --die-after S[,S...] exit with code 1, S seconds after answering `initialize`; a list gives
                        the delay per start (counted in FILE), its last value for later starts
-  --stderr-bytes N     before serving, write N bytes to stderr: 100-byte lines, or with
-  --no-newline         one line of N bytes without a newline
   --silent             read requests, never answer (a program that is not an MCP server)
-Tools: `pid` (its process id), `echo`.
+Tools: `pid` (its process id), `echo`, and `stderr` {bytes, newlines}: write that many bytes
+to stderr (100-byte lines, or with `newlines: false` one line without end), then "stderr done".
 """
 
 from __future__ import annotations
@@ -25,8 +24,6 @@ parser = argparse.ArgumentParser()
 parser.add_argument("--starts", default="")
 parser.add_argument("--fail-starts", type=int, default=0)
 parser.add_argument("--die-after", default="")
-parser.add_argument("--stderr-bytes", type=int, default=0)
-parser.add_argument("--no-newline", action="store_true")
 parser.add_argument("--silent", action="store_true")
 args = parser.parse_args()
 
@@ -44,18 +41,18 @@ if args.starts:
 delays = [float(d) for d in args.die_after.split(",") if d]
 die_after = delays[min(count, len(delays)) - 1] if delays else 0.0
 
-if args.stderr_bytes:
+
+def flood(size: int, newlines: bool) -> None:
     err = sys.stderr.buffer
-    if args.no_newline:
-        chunk = b"x" * 65536
-        left = args.stderr_bytes
-        while left > 0:
-            err.write(chunk[: min(left, len(chunk))])
-            left -= len(chunk)
-    else:
+    if newlines:
         line = b"noise " + b"n" * 93 + b"\n"  # 100 bytes
-        for _ in range(args.stderr_bytes // len(line)):
+        for _ in range(size // len(line)):
             err.write(line)
+    else:
+        chunk = b"x" * 65536
+        while size > 0:
+            err.write(chunk[: min(size, len(chunk))])
+            size -= len(chunk)
     err.write(b"\nstderr done\n")
     err.flush()
 
@@ -68,6 +65,7 @@ def send(msg: dict) -> None:  # type: ignore[type-arg]
 TOOLS = [
     {"name": "pid", "inputSchema": {"type": "object"}},
     {"name": "echo", "inputSchema": {"type": "object", "properties": {"text": {"type": "string"}}}},
+    {"name": "stderr", "inputSchema": {"type": "object"}},
 ]
 
 for raw in sys.stdin:
@@ -94,5 +92,9 @@ for raw in sys.stdin:
     elif method == "tools/call" and msg["params"]["name"] == "echo":
         text = msg["params"].get("arguments", {}).get("text", "")
         send({"jsonrpc": "2.0", "id": rid, "result": {"content": [{"type": "text", "text": text}]}})
+    elif method == "tools/call" and msg["params"]["name"] == "stderr":
+        a = msg["params"].get("arguments", {})
+        flood(int(a.get("bytes", 0)), bool(a.get("newlines", True)))
+        send({"jsonrpc": "2.0", "id": rid, "result": {"content": [{"type": "text", "text": "ok"}]}})
     else:
         send({"jsonrpc": "2.0", "id": rid, "error": {"code": -32601, "message": "no"}})

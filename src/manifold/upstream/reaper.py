@@ -109,6 +109,7 @@ class Reaper:
                 start_new_session=True,  # a signal to the gateway's group does not reach it
                 close_fds=True,
                 cwd="/",
+                env=_watchdog_env(),
             )
         except OSError as e:
             log.warning("cannot start the child watchdog (%s): children may outlive a crash", e)
@@ -117,6 +118,11 @@ class Reaper:
         assert self._proc.stdin is not None
         self._fd = self._proc.stdin.fileno()  # not inherited by children (close-on-exec)
         return True
+
+
+def _watchdog_env() -> dict[str, str]:
+    """Nothing of the gateway's environment but what the interpreter itself may need."""
+    return {k: v for k, v in os.environ.items() if k in ("LD_LIBRARY_PATH", "SYSTEMROOT")}
 
 
 REAPER = Reaper()
