@@ -40,6 +40,7 @@ def test_check_names_the_cause_of_each_failed_upstream(tmp_path: Path) -> None:
                 "dns": {"url": "http://no-such-host.invalid/mcp", "connect_timeout": 5},
                 "tls": {"url": f"https://127.0.0.1:{port}/mcp", "connect_timeout": 5},
                 "auth": {"url": f"http://127.0.0.1:{port}/mcp", "connect_timeout": 5},
+                "sseauth": {"url": f"http://127.0.0.1:{port}/sse", "connect_timeout": 5},
             },
         )
         proc = subprocess.run(
@@ -67,6 +68,7 @@ def test_check_names_the_cause_of_each_failed_upstream(tmp_path: Path) -> None:
     assert "cannot resolve host 'no-such-host.invalid'" in line("dns"), out
     assert "TLS handshake" in line("tls"), out
     assert "HTTP 401" in line("auth") and "`headers`" in line("auth"), out
+    assert "HTTP 401" in line("sseauth") and "`headers`" in line("sseauth"), out
     assert "ok" not in lines, out  # ready: no error line
     assert "upstreams not ready: " in proc.stderr, out
 

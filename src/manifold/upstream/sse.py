@@ -43,9 +43,8 @@ class SseTransport:
                 self._endpoint = await ready
         except (TimeoutError, HttpClientError, OSError) as e:
             await self.close()
-            raise TransportClosed(
-                f"SSE upstream {self.name!r} gave no endpoint: {e or type(e).__name__}"
-            ) from e
+            why = f"no endpoint event within {self.timeout:g} s" if not str(e) else str(e)
+            raise TransportClosed(f"SSE upstream {self.name!r} gave no endpoint: {why}") from e
 
     async def _read(self, ready: asyncio.Future[str]) -> None:
         resp = None
