@@ -18,6 +18,7 @@ import pytest
 from tests.e2e.test_supervision import (
     StdioGateway,
     assert_nothing_left,
+    basic,
     error_of,
     poll,
     recorder,
@@ -70,6 +71,23 @@ def test_upstream_failing_its_first_starts_is_retried_until_it_comes_up(tmp_path
         assert int(text_of(gw.tool("f__pid"))) > 0
         names = [t["name"] for t in gw.call("tools/list")["result"]["tools"]]
         assert "f__pid" in names and "ok__pid" in names, names
+
+
+def test_a_call_cut_by_a_crash_says_the_upstream_is_unavailable_and_when_it_retries(
+    tmp_path: Path,
+) -> None:
+    cfg = write_config(tmp_path / "gw.yaml", {"a": basic("a", restart_backoff_initial=2.0)})
+    with StdioGateway(cfg, tmp_path / "gw.log") as gw:
+        gw.initialize()
+        err = error_of(gw.tool("a__crash", timeout=15))
+        assert err["code"] == -32001, err
+        assert err["data"]["reason"] == "upstream_unavailable", err
+        assert err["data"]["upstream"] == "a", err
+        assert 0 < err["data"]["retry_after"] <= 2.5, err
+        assert "exited with code 3" in err["message"], err
+        down = error_of(gw.tool("a__echo", {"text": "x"}))
+        assert down["data"]["reason"] == "upstream_unavailable", down
+        assert "next start attempt in" in down["message"], down
 
 
 def test_crash_loop_backs_off_to_the_ceiling_and_resets_after_a_good_run(tmp_path: Path) -> None:
