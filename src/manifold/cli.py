@@ -326,6 +326,9 @@ def check(config: str, no_prefix: bool, offline: bool, as_json: bool) -> None:
             for n, u in upstreams.items()
         ]
         _print_rows([*headers, "error"], rows)
+        for n, u in upstreams.items():
+            if u.get("state", "ready") != "ready" and u.get("error"):
+                click.echo(f"{n}: {u['error']}")  # whole, where a table cuts it
     if collisions:
         raise click.ClickException("name collisions with --no-prefix: " + ", ".join(collisions))
     if failed:

@@ -73,6 +73,17 @@ class UpstreamConfig(_Strict):
     health_timeout: float = Field(default=10.0, gt=0)
     restart_backoff_initial: float = Field(default=0.5, gt=0)
     restart_backoff_max: float = Field(default=30.0, gt=0)
+    # The backoff resets only after the upstream stayed up this long (seconds).
+    restart_reset_after: float = Field(default=60.0, gt=0)
+    # This many calls in a row that time out mark the upstream wedged: restart it. 0: never.
+    restart_after_timeouts: int = Field(default=3, ge=0)
+    # A stdio child's stderr: lines longer than this are cut (bytes); at most this many lines a
+    # second (bursts of stderr_burst) reach the log, the rest are counted; the last
+    # stderr_tail lines are kept for error messages.
+    stderr_max_line: int = Field(default=8192, ge=80, le=1_048_576)
+    stderr_lines_per_second: float = Field(default=20.0, gt=0)
+    stderr_burst: int = Field(default=200, ge=1)
+    stderr_tail: int = Field(default=20, ge=1, le=1000)
 
     @model_validator(mode="after")
     def _one_transport(self) -> UpstreamConfig:

@@ -423,11 +423,7 @@ class Dispatcher:
             return
         for up_name, up in self.gw.upstreams.items():
             if name.startswith(up_name + cfg.separator) and up.state != "ready":
-                why = f" ({up.last_error})" if up.last_error else ""
-                raise rpc.RpcError(
-                    rpc.UPSTREAM_UNAVAILABLE,
-                    f"upstream {up_name!r} is unavailable{why}: {name!r} cannot be called now",
-                )
+                raise up.unavailable(f"{name!r} cannot be called now")
 
     async def prompts_get(self, r: Request) -> Result:
         name = self._named(r)

@@ -18,7 +18,7 @@ import logging
 from manifold.protocol import jsonrpc as rpc
 from manifold.protocol.eras import MODERN_VERSION, Era
 from manifold.protocol.headers import encode_value
-from manifold.upstream.httpclient import HttpClientError, HttpPool
+from manifold.upstream.httpclient import HttpClientError, HttpPool, status_hint
 from manifold.upstream.sse_parse import DEFAULT_MAX_EVENT, SseEvent, iter_sse, refusal
 from manifold.upstream.transport import CloseHandler, FrameHandler, TransportClosed
 
@@ -148,6 +148,10 @@ class HttpTransport:
         code, msg, data = rpc.UPSTREAM_UNAVAILABLE, f"upstream {self.name!r} HTTP error", None
         if status:
             msg += f" {status}"
+            if status in (401, 403, 404):
+                msg = f"upstream {self.name!r}: {status_hint(status)}"
+        else:
+            msg = f"upstream {self.name!r}: {detail}"  # the connection failed: say how
         try:
             err = rpc.loads(body).get("error") if body.startswith(b"{") else None
         except (ValueError, AttributeError):

@@ -11,6 +11,7 @@ modern HTTP request is cancelled.
 from __future__ import annotations
 
 import asyncio
+import socket
 import ssl
 from collections import deque
 from collections.abc import AsyncIterator
@@ -24,6 +25,36 @@ from manifold.protocol.httpheaders import Headers
 
 class HttpClientError(Exception):
     """The connection failed or the response was not HTTP."""
+
+
+def connect_failure(host: str, port: int, e: BaseException, timeout: float) -> str:
+    """Why a connection failed, in words that point at the fix."""
+    where = f"{host}:{port}"
+    if isinstance(e, ssl.SSLCertVerificationError):
+        return f"TLS certificate of {where} not accepted: {e.verify_message or e}"
+    if isinstance(e, ssl.SSLError):
+        return f"TLS handshake with {where} failed ({e.reason or e}): is it an https server?"
+    if isinstance(e, socket.gaierror):
+        return f"cannot resolve host {host!r} (DNS: {e.strerror or e})"
+    if isinstance(e, ConnectionRefusedError):
+        return f"connection to {where} refused: nothing listens there"
+    if isinstance(e, TimeoutError):
+        return f"no connection to {where} within {timeout:g} s"
+    if isinstance(e, OSError) and e.strerror:
+        return f"cannot connect to {where}: {e.strerror}"
+    return f"cannot connect to {where}: {e}"
+
+
+def status_hint(status: int) -> str:
+    """What an HTTP error status of an upstream most likely asks of its config."""
+    if status in (401, 403):
+        return (
+            f"HTTP {status}: the server wants credentials; set them in this upstream's "
+            "`headers` (e.g. Authorization: Bearer ${TOKEN})"
+        )
+    if status == 404:
+        return "HTTP 404: no MCP endpoint at this URL (check the path, e.g. /mcp)"
+    return f"HTTP {status}"
 
 
 class Response:
@@ -181,7 +212,8 @@ class HttpPool:
                     server_hostname=self.host if self.ssl else None,
                 )
         except (OSError, TimeoutError) as e:
-            raise HttpClientError(f"cannot connect to {self.host}:{self.port}: {e}") from e
+            why = connect_failure(self.host, self.port, e, self.connect_timeout)
+            raise HttpClientError(why) from e
         return conn
 
     def _request_bytes(

@@ -33,6 +33,7 @@ from manifold.protocol.eras import (
     MODERN_VERSION,
     Era,
 )
+from manifold.upstream import errors
 from manifold.upstream.transport import Transport, TransportClosed
 
 log = logging.getLogger("manifold.upstream")
@@ -158,15 +159,19 @@ class UpstreamSession:
                 return self.description
         except (rpc.RpcError, TimeoutError):
             pass  # any failure of the probe means a legacy server (spec: not keyed to one code)
-        init = await self._request_raw(
-            "initialize",
-            {
-                "protocolVersion": LATEST_LEGACY,
-                "capabilities": RELAYABLE_CLIENT_CAPABILITIES,
-                "clientInfo": self.client_info,
-            },
-            timeout=timeout,
-        )
+        try:
+            init = await self._request_raw(
+                "initialize",
+                {
+                    "protocolVersion": LATEST_LEGACY,
+                    "capabilities": RELAYABLE_CLIENT_CAPABILITIES,
+                    "clientInfo": self.client_info,
+                },
+                timeout=timeout,
+            )
+        except TimeoutError:
+            # Say what was waited for: a server that is not MCP answers nothing at all.
+            raise TimeoutError(f"no answer to initialize within {timeout:g} s") from None
         if not isinstance(init, dict):
             raise rpc.RpcError(rpc.INTERNAL_ERROR, f"upstream {self.name!r}: bad initialize result")
         version = init.get("protocolVersion")
@@ -208,7 +213,7 @@ class UpstreamSession:
     def _fail_all(self, why: str) -> None:
         if self._closed is None:
             self._closed = why
-        err = rpc.RpcError(rpc.UPSTREAM_UNAVAILABLE, why)
+        err = errors.unavailable(self.name, why)
         for p in self._pending.values():
             if not p.future.done():
                 p.future.set_exception(err)
@@ -254,7 +259,9 @@ class UpstreamSession:
         TimeoutError past `timeout` (after telling the upstream to cancel).
         """
         if self._closed is not None:
-            raise rpc.RpcError(rpc.UPSTREAM_UNAVAILABLE, f"upstream {self.name!r} is not connected")
+            raise errors.unavailable(
+                self.name, f"upstream {self.name!r} is not connected ({self._closed})"
+            )
         modern = self.description is not None and self.description.era is Era.MODERN
         rounds = 0
         while True:
@@ -341,7 +348,7 @@ class UpstreamSession:
                 timer = fut.get_loop().call_later(timeout, _expire, fut)
             return await fut, pending.input_required
         except TransportClosed as e:
-            raise rpc.RpcError(rpc.UPSTREAM_UNAVAILABLE, str(e)) from None
+            raise errors.unavailable(self.name, str(e)) from None
         except (asyncio.CancelledError, TimeoutError):
             if self._pending.pop(rid, None) is not None and self._closed is None:
                 self._cancel_upstream(rid, "request timed out or was cancelled downstream")

@@ -43,7 +43,7 @@ class Slots:
         except asyncio.CancelledError:
             if fut.done() and not fut.cancelled():
                 self.release()  # the slot was handed over just as we were cancelled
-            else:
+            elif fut in self._waiters:  # a release may have dropped it already
                 self._waiters.remove(fut)
             raise
 

@@ -11,7 +11,7 @@ import contextlib
 import logging
 from urllib.parse import urljoin, urlsplit
 
-from manifold.upstream.httpclient import HttpClientError, HttpPool
+from manifold.upstream.httpclient import HttpClientError, HttpPool, status_hint
 from manifold.upstream.sse_parse import DEFAULT_MAX_EVENT, SseEvent, iter_sse, refusal
 from manifold.upstream.transport import CloseHandler, FrameHandler, TransportClosed
 
@@ -51,14 +51,15 @@ class SseTransport:
                 self._endpoint = await ready
         except (TimeoutError, HttpClientError, OSError) as e:
             await self.close()
-            raise TransportClosed(f"SSE upstream {self.name!r} gave no endpoint: {e}") from e
+            why = f"no endpoint event within {self.timeout:g} s" if not str(e) else str(e)
+            raise TransportClosed(f"SSE upstream {self.name!r} gave no endpoint: {why}") from e
 
     async def _read(self, ready: asyncio.Future[str]) -> None:
         resp = None
         try:
             resp = await self._pool.request("GET", {**self.headers, "Accept": "text/event-stream"})
             if resp.status != 200:
-                raise HttpClientError(f"SSE stream answered HTTP {resp.status}")
+                raise HttpClientError(f"SSE stream answered {status_hint(resp.status)}")
             async for ev in iter_sse(resp.iter_chunks(), self.max_event):
                 if ev.too_large:
                     self._refuse(ev, None)

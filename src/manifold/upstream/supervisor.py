@@ -1,10 +1,17 @@
 """Supervision of one configured upstream: start (eagerly or on first use), restart with backoff.
 
-A crash fails the calls in flight at once (they get a JSON-RPC error, not a hang), then the
-upstream is restarted after a backoff that doubles up to its limit and resets once a start
-succeeds; listeners are told when it is back so its tools reappear. `max_in_flight` caps the
-calls sent to it at once; callers beyond the cap queue in order. A slow call holds one slot
-and never blocks the others.
+A crash, or a failed start, fails the calls in flight at once (they get a JSON-RPC error, not a
+hang); then one restart loop retries, for as long as the gateway runs, after a backoff that
+doubles from `restart_backoff_initial` to `restart_backoff_max` (plus up to 20% jitter, so many
+upstreams do not restart in step). The backoff resets only once the upstream has stayed up for
+`restart_reset_after` seconds, so a server that dies just after its handshake backs off like
+one that cannot start. While it waits, calls fail at once and say when the next attempt is
+(`data.retry_after`); listeners are told when it is back so its tools reappear.
+
+`max_in_flight` caps the calls sent to it at once; callers beyond the cap queue in order, and
+the time queued counts against the call's timeout. A slow call holds one slot and never blocks
+the others. `restart_after_timeouts` calls in a row that time out mark it wedged: it is
+restarted even with health checks off. Error reasons: `errors.py`.
 """
 
 from __future__ import annotations
@@ -12,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import random
 import time
 from collections.abc import Callable
 from typing import Any
@@ -19,7 +27,8 @@ from typing import Any
 from manifold.config import UpstreamConfig
 from manifold.protocol import jsonrpc as rpc
 from manifold.protocol.eras import Era
-from manifold.upstream.session import CallSink, SessionEvents, UpstreamSession
+from manifold.upstream import errors
+from manifold.upstream.session import CallSink, SessionEvents, UpstreamError, UpstreamSession
 from manifold.upstream.slots import Slots
 from manifold.upstream.stdio import StdioTransport, child_environment
 from manifold.upstream.transport import Transport, TransportClosed
@@ -32,7 +41,17 @@ def make_transport(name: str, cfg: UpstreamConfig) -> Transport:
     if kind == "stdio":
         assert cfg.command is not None
         env = child_environment(cfg.env, cfg.env_passthrough)
-        return StdioTransport(name, cfg.command, cfg.args, env, cfg.cwd)
+        return StdioTransport(
+            name,
+            cfg.command,
+            cfg.args,
+            env,
+            cfg.cwd,
+            stderr_max_line=cfg.stderr_max_line,
+            stderr_lines_per_second=cfg.stderr_lines_per_second,
+            stderr_burst=cfg.stderr_burst,
+            stderr_tail=cfg.stderr_tail,
+        )
     assert cfg.url is not None
     # Imported here: a gateway with only stdio upstreams never loads the HTTP client.
     from manifold.upstream.http import HttpTransport
@@ -75,6 +94,7 @@ class Upstream:
         self._clients: dict[str, UpstreamSession] = {}  # isolation: per_client
         self._client_starts: dict[str, asyncio.Task[UpstreamSession]] = {}
         self.slots = Slots(cfg.max_in_flight)
+        self._timeouts = 0  # calls in a row that timed out
 
     async def ensure(self) -> UpstreamSession:
         s = self.session
@@ -87,21 +107,29 @@ class Upstream:
             # crash-looping server on every call.
             wait = max(0.0, self.restarting_at - time.monotonic())
             why = f": {self.last_error}" if self.last_error else ""
-            raise rpc.RpcError(
-                rpc.UPSTREAM_UNAVAILABLE,
-                f"upstream {self.name!r} is down{why}; restarting in {wait:.1f} s",
+            raise errors.unavailable(
+                self.name,
+                f"upstream {self.name!r} is down{why}; next start attempt in {wait:.1f} s",
+                wait,
             )
         if self._starting is None or self._starting.done():
             self._starting = asyncio.ensure_future(self._start())
         try:
             return await asyncio.shield(self._starting)
-        except TransportClosed as e:
-            raise rpc.RpcError(rpc.UPSTREAM_UNAVAILABLE, str(e)) from None
-        except TimeoutError:
-            raise rpc.RpcError(
-                rpc.UPSTREAM_UNAVAILABLE,
-                f"upstream {self.name!r} did not answer its handshake in time",
-            ) from None
+        except (TransportClosed, TimeoutError, rpc.RpcError):
+            retry = self.restarting_at - time.monotonic() if self.restarting_at else None
+            why = self.last_error or "failed to start"
+            if not why.startswith(f"upstream {self.name!r}"):
+                why = f"upstream {self.name!r}: {why}"
+            raise errors.unavailable(self.name, why, retry) from None
+
+    def unavailable(self, what: str) -> rpc.RpcError:
+        """The error for a call that cannot reach this upstream now: why, and when it retries."""
+        retry = self.restarting_at - time.monotonic() if self.restarting_at else None
+        why = f" ({self.last_error})" if self.last_error else ""
+        when = f"; next start attempt in {max(0.0, retry):.1f} s" if retry is not None else ""
+        msg = f"upstream {self.name!r} is unavailable{why}{when}: {what}"
+        return errors.unavailable(self.name, msg, retry)
 
     async def _start(self) -> UpstreamSession:
         self.state = "starting"
@@ -112,7 +140,11 @@ class Upstream:
             await session.open(self.cfg.connect_timeout)
         except BaseException as e:
             self.state = "failed"
-            self.last_error = str(e) or type(e).__name__
+            why = str(e) or type(e).__name__
+            failure = getattr(session.transport, "failure", None)
+            if failure is not None and not isinstance(e, asyncio.CancelledError):
+                why = await failure() or why  # a child that exited: its code and stderr
+            self.last_error = why
             with contextlib.suppress(Exception):
                 await session.close()
             if not self._stopping and not isinstance(e, asyncio.CancelledError):
@@ -122,7 +154,7 @@ class Upstream:
         self.state = "ready"
         self.last_error = None
         self.started_at = time.monotonic()
-        self._backoff = self.cfg.restart_backoff_initial
+        self._timeouts = 0
         log.info(
             "upstream %s ready (%s, %s)",
             self.name,
@@ -177,34 +209,62 @@ class Upstream:
     def on_closed(self, upstream: str, why: str) -> None:
         self.state = "down"
         self.last_error = why
+        started = self.started_at
+        if started is not None and time.monotonic() - started >= self.cfg.restart_reset_after:
+            self._backoff = self.cfg.restart_backoff_initial  # it was up long enough: healthy
         log.warning("upstream %s went away: %s", upstream, why)
         self.events.on_closed(upstream, why)
         if not self._stopping:
             self._schedule_restart()
 
     def _schedule_restart(self) -> None:
+        """Start the restart loop, unless it runs (a failed attempt of its own lands here)."""
         if self._restart_task is not None and not self._restart_task.done():
             return
-        delay = self._backoff
-        self._backoff = min(self._backoff * 2, self.cfg.restart_backoff_max)
-        self._restart_task = asyncio.ensure_future(self._restart_after(delay))
+        self.restarting_at = time.monotonic() + self._backoff  # until the loop sets it exactly
+        self._restart_task = asyncio.ensure_future(self._restart_loop())
 
-    async def _restart_after(self, delay: float) -> None:
-        self.state = "backoff"
-        self.restarting_at = time.monotonic() + delay
-        await asyncio.sleep(delay)
-        self.restarting_at = 0.0
-        if self._stopping:
-            return
-        old = self.session
-        if old is not None and old.alive:
-            return  # a call already brought it back
-        if old is not None:
-            with contextlib.suppress(Exception):
-                await old.close()
-        self.restarts += 1
-        with contextlib.suppress(Exception):
-            await self.ensure()
+    def _next_delay(self) -> float:
+        base = self._backoff
+        self._backoff = min(base * 2, self.cfg.restart_backoff_max)
+        return base * (1.0 + 0.2 * random.random())
+
+    async def _restart_loop(self) -> None:
+        """Wait out the backoff, start; again with a longer backoff until a start succeeds."""
+        while not self._stopping:
+            delay = self._next_delay()
+            log.info("upstream %s: next start attempt in %.2f s", self.name, delay)
+            self.state = "backoff"
+            self.restarting_at = time.monotonic() + delay
+            try:
+                await asyncio.sleep(delay)
+            finally:
+                self.restarting_at = 0.0
+            if self._stopping:
+                return
+            old = self.session
+            if old is not None and old.alive:
+                return  # a call already brought it back
+            if old is not None:
+                with contextlib.suppress(Exception):
+                    await old.close()
+            self.restarts += 1
+            if self._starting is None or self._starting.done():
+                self._starting = asyncio.ensure_future(self._start())
+            try:
+                await asyncio.shield(self._starting)
+                return
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:
+                if self._stopping:
+                    return
+                log.warning(
+                    "upstream %s: start attempt %d failed: %s",
+                    self.name,
+                    self.restarts,
+                    self.last_error or e,
+                )
 
     async def request(
         self,
@@ -224,24 +284,66 @@ class Upstream:
         belong to that client alone; stateless requests (no key) use the shared session."""
         t = self.cfg.timeout if timeout is None else timeout
         slots = self.slots
+        left = t
         if not slots.try_acquire():
-            await slots.acquire()
+            # Time queued for a slot is part of the call's time.
+            queued_at = time.monotonic()
+            try:
+                await asyncio.wait_for(slots.acquire(), t)
+            except TimeoutError:
+                raise errors.timed_out(
+                    self.name,
+                    f"upstream {self.name!r}: no free slot for {method} within {t:g} s "
+                    f"(max_in_flight {slots.capacity})",
+                ) from None
+            left = t - (time.monotonic() - queued_at)
+        session: UpstreamSession | None = None
         try:
             if client_key and self.cfg.isolation == "per_client":
                 session = await self._client_session(client_key)
             else:
                 s = self.session
                 session = s if s is not None and s.alive else await self.ensure()
-            return await session.request(
-                method, params, sink=sink, timeout=t, client_caps=client_caps, headers=headers
+            if left <= 0:
+                raise TimeoutError
+            msg = await session.request(
+                method, params, sink=sink, timeout=left, client_caps=client_caps, headers=headers
             )
+            if self._timeouts:
+                self._timeouts = 0
+            return msg
         except TimeoutError:
-            raise rpc.RpcError(
-                rpc.REQUEST_TIMEOUT,
-                f"upstream {self.name!r} did not answer {method} within {t:g} s",
+            if session is not None:
+                self._timed_out(session)
+            raise errors.timed_out(
+                self.name, f"upstream {self.name!r} did not answer {method} within {t:g} s"
             ) from None
+        except UpstreamError:
+            self._timeouts = 0  # it answered
+            raise
+        except rpc.RpcError as e:
+            if errors.reason_of(e) == errors.UNAVAILABLE and self.restarting_at:
+                assert isinstance(e.data, dict)
+                e.data["retry_after"] = round(max(0.0, self.restarting_at - time.monotonic()), 1)
+            raise
         finally:
             slots.release()
+
+    def _timed_out(self, session: UpstreamSession) -> None:
+        """Count a timeout; a streak of them means a wedged server: take it out of service."""
+        self._timeouts += 1
+        limit = self.cfg.restart_after_timeouts
+        if not limit or self._timeouts < limit or not session.alive:
+            return
+        self._timeouts = 0
+        why = f"{limit} calls in a row timed out"
+        log.warning("upstream %s: %s: restarting it", self.name, why)
+        if session is self.session:
+            self._retire(session, why)
+            return
+        for key, s in list(self._clients.items()):
+            if s is session:
+                self.release(key)  # its client's next call starts a fresh one
 
     async def _client_session(self, key: str) -> UpstreamSession:
         s = self._clients.get(key)
@@ -250,8 +352,8 @@ class Upstream:
         pending = self._client_starts.get(key)
         if pending is None:
             if len(self._clients) >= self.cfg.max_clients:
-                raise rpc.RpcError(
-                    rpc.UPSTREAM_UNAVAILABLE,
+                raise errors.busy(
+                    self.name,
                     f"upstream {self.name!r} already runs {self.cfg.max_clients} client sessions",
                 )
             pending = asyncio.ensure_future(self._open_client(key))
@@ -260,7 +362,7 @@ class Upstream:
         try:
             return await asyncio.shield(pending)
         except (TransportClosed, TimeoutError) as e:
-            raise rpc.RpcError(rpc.UPSTREAM_UNAVAILABLE, f"upstream {self.name!r}: {e}") from None
+            raise errors.unavailable(self.name, f"upstream {self.name!r}: {e}") from None
 
     async def _open_client(self, key: str) -> UpstreamSession:
         events = _ClientEvents(self, key)
