@@ -13,7 +13,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any
 
 from manifold.config import UpstreamConfig
@@ -72,6 +72,8 @@ class Upstream:
         self._closing: set[asyncio.Task[None]] = set()
         self._clients: dict[str, UpstreamSession] = {}  # isolation: per_client
         self._client_starts: dict[str, asyncio.Task[UpstreamSession]] = {}
+        # At max_clients: may end an abandoned client session (its holder releases it here).
+        self.reclaim: Callable[[str, Collection[str]], bool] | None = None
         self.slots = Slots(cfg.max_in_flight)
 
     async def ensure(self) -> UpstreamSession:
@@ -247,7 +249,10 @@ class Upstream:
             return s
         pending = self._client_starts.get(key)
         if pending is None:
-            if len(self._clients) >= self.cfg.max_clients:
+            full = len(self._clients) >= self.cfg.max_clients
+            if full and self.reclaim is not None and self.reclaim(self.name, list(self._clients)):
+                full = len(self._clients) >= self.cfg.max_clients
+            if full:
                 raise rpc.RpcError(
                     rpc.UPSTREAM_UNAVAILABLE,
                     f"upstream {self.name!r} already runs {self.cfg.max_clients} client sessions",
