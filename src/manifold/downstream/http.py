@@ -75,18 +75,22 @@ class _StreamBehind(Exception):
 
 
 class _Follower:
-    """The events a GET stream has still to write, bounded: past the bound it is `over`."""
+    """The events a GET stream has still to write (those after `floor`), bounded: past the
+    bound it is `over`."""
 
-    __slots__ = ("limit", "over", "pending", "size", "wake")
+    __slots__ = ("floor", "limit", "over", "pending", "size", "wake")
 
-    def __init__(self, limit: int) -> None:
+    def __init__(self, limit: int, floor: int) -> None:
         self.limit = limit
+        self.floor = floor
         self.pending: deque[tuple[int, bytes]] = deque()
         self.size = 0
         self.over = False
         self.wake = asyncio.Event()
 
     def push(self, seq: int, frame: bytes) -> None:
+        if seq <= self.floor:
+            return
         if not self.over:
             self.pending.append((seq, frame))
             self.size += len(frame)
@@ -337,7 +341,7 @@ class HttpFront:
             await asyncio.sleep(every)
             now = time.monotonic()
             for sid, s in list(self.sessions.items()):
-                if now - s.last_seen > self.idle_ttl:
+                if now - s.last_seen > self.idle_ttl and not s.down.inflight:
                     log.info(
                         "legacy session %s expired: no request for %.0f s",
                         sid[:8],
@@ -609,7 +613,8 @@ class HttpFront:
         rid = msg["id"]
         task = asyncio.current_task()
         assert task is not None
-        out = _Answer(resp, extra, self.sessions.get(down.id), self.stream_limits)
+        legacy = self.sessions.get(down.id)
+        out = _Answer(resp, extra, legacy, self.stream_limits)
         if cancel_on_disconnect:
             req.on_disconnect = task.cancel  # modern: closing the stream is the cancellation
         else:
@@ -634,6 +639,8 @@ class HttpFront:
             req.on_disconnect = None
             if not cancel_on_disconnect:
                 down.inflight.pop(rid, None)
+            if legacy is not None:
+                legacy.last_seen = time.monotonic()  # idle counts from a request's end
         out.finish(frame, status)
 
     # ----------------------------------------------------------------- GET / DELETE
@@ -686,19 +693,17 @@ class HttpFront:
         when it stays behind for `stream_stall_timeout` or more than `stream_max_buffer` bytes
         wait for it. What it missed stays in the replay, within its bounds."""
         max_buffer, stall = self.stream_limits
-        follower = _Follower(max_buffer)
-        stream.follower = follower
         sent = stream.seq if after is None else after
+        # What is kept now is replayed; what comes from now on goes to the follower.
+        missed = [e for e in stream.events if e[0] > sent] if after is not None else []
+        follower = _Follower(max_buffer, max(sent, stream.seq))
+        stream.follower = follower
         try:
             resp.start_now(200, _SSE)
             await self._stream_write(resp, b": stream open\n\n", stall)
-            if after is not None:
-                for seq, frame in list(stream.events):
-                    if seq > sent:
-                        await self._stream_write(
-                            resp, sse_event(f"{stream.name}.{seq}", frame), stall
-                        )
-                        sent = seq
+            for seq, frame in missed:
+                await self._stream_write(resp, sse_event(f"{stream.name}.{seq}", frame), stall)
+                sent = seq
             while not s.down.closed and not req.disconnected.done():
                 if follower.over:
                     raise _StreamBehind(f"more than {max_buffer} bytes waiting")
