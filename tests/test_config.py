@@ -30,6 +30,9 @@ def test_sse_inferred_from_url() -> None:
         ({"upstreams": {"a": {"url": "ftp://h"}}}, "must start with http"),
         ({"separator": "/"}, "separator"),
         ({"upstreams": {"a": {"command": "x", "timeout": "soon"}}}, "upstreams.a.timeout"),
+        ({"http": {"max_sessions": 0}}, "http.max_sessions"),
+        ({"http": {"session_idle_ttl": 0}}, "http.session_idle_ttl"),
+        ({"http": {"stream_max_buffer": 1000}}, "http.stream_max_buffer"),
     ],
 )
 def test_errors_name_the_key(data: dict, needle: str) -> None:
