@@ -62,7 +62,9 @@ class Conn:
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
             sock.setblocking(False)
             await asyncio.get_running_loop().sock_connect(sock, ("127.0.0.1", self.port))
-            self.reader, self.writer = await asyncio.open_connection(sock=sock, limit=2**26)
+            # A client that does not read: small socket buffer, and the reader stops taking
+            # bytes from the socket past a small limit.
+            self.reader, self.writer = await asyncio.open_connection(sock=sock, limit=4096)
         else:
             self.reader, self.writer = await asyncio.open_connection(
                 "127.0.0.1", self.port, limit=2**26
@@ -269,6 +271,33 @@ async def test_a_stream_whose_client_reads_nothing_is_dropped(tmp_path: Path, re
                 c.close()
     # The old code buffered all 80 MB (and more) for the client that did not read.
     assert peak < 40 * MIB, f"RSS grew by {peak / MIB:.1f} MiB"
+
+
+async def test_a_get_stream_that_stalls_is_dropped_after_the_timeout(tmp_path: Path) -> None:
+    """A GET stream waits for a slow client, but not forever: `stream_stall_timeout`."""
+    cfg = large(
+        tmp_path, replay_max_bytes=64 * MIB, stream_stall_timeout=2, stream_max_buffer=256 * MIB
+    )
+    log = tmp_path / "gw.log"
+    with gateway(cfg, log) as (port, _):
+        async with asyncio.timeout(60):
+            conn = await Conn(port).open()
+            sid = await initialize(conn)
+            # 300 log messages of 40 KB, all kept for replay (12 MB, more than socket buffers hold).
+            status, _, body = await conn.request(
+                "POST", accept(sid), call(1, "big__flood", {"count": 300, "size": 40_000})
+            )
+            assert status == 200 and sse_frames(body)[-1][1]["id"] == 1
+            stuck = await Conn(port).open(rcvbuf=4096)
+            get = {**accept(sid), "Accept": "text/event-stream", "Last-Event-ID": "p1.0"}
+            stuck.send("GET", get)
+            started = time.monotonic()
+            await wait_for("the stream to be dropped", lambda: "read nothing" in log.read_text())
+            assert time.monotonic() - started > 1.5  # it waited for the client first
+            status, _, body = await conn.request("POST", accept(sid), call(2, "big__small", {}))
+            assert status == 200 and b"small answer" in body
+            for c in (stuck, conn):
+                c.close()
 
 
 async def test_sessions_are_capped_the_idlest_is_ended(tmp_path: Path) -> None:

@@ -19,7 +19,7 @@ import itertools
 import logging
 import time
 from collections import deque
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -78,11 +78,12 @@ class _Follower:
     """The events a GET stream has still to write (those after `floor`), bounded: past the
     bound it is `over`."""
 
-    __slots__ = ("floor", "limit", "over", "pending", "size", "wake")
+    __slots__ = ("floor", "limit", "on_over", "over", "pending", "size", "wake")
 
-    def __init__(self, limit: int, floor: int) -> None:
+    def __init__(self, limit: int, floor: int, on_over: Callable[[], None]) -> None:
         self.limit = limit
         self.floor = floor
+        self.on_over = on_over  # drops the stream at once, even while it waits for the client
         self.pending: deque[tuple[int, bytes]] = deque()
         self.size = 0
         self.over = False
@@ -98,6 +99,7 @@ class _Follower:
                 self.over = True  # the stream is dropped; what it missed is in the replay
                 self.pending.clear()
                 self.size = 0
+                self.on_over()
         self.wake.set()
 
 
@@ -696,7 +698,7 @@ class HttpFront:
         sent = stream.seq if after is None else after
         # What is kept now is replayed; what comes from now on goes to the follower.
         missed = [e for e in stream.events if e[0] > sent] if after is not None else []
-        follower = _Follower(max_buffer, max(sent, stream.seq))
+        follower = _Follower(max_buffer, max(sent, stream.seq), resp.abort)
         stream.follower = follower
         try:
             resp.start_now(200, _SSE)
@@ -723,17 +725,16 @@ class HttpFront:
                     await asyncio.wait_for(follower.wake.wait(), KEEPALIVE_SECONDS)
                 except TimeoutError:
                     await self._stream_write(resp, b": keep-alive\n\n", stall)
-        except ConnectionResetError:
-            pass
-        except _StreamBehind as e:
-            log.warning(
-                "dropped the SSE stream %s of legacy session %s: its client is behind (%s); "
-                "it may resume with Last-Event-ID",
-                stream.name,
-                s.down.id[:8],
-                e,
-            )
-            resp.abort()
+        except (ConnectionResetError, _StreamBehind) as e:
+            if isinstance(e, _StreamBehind) or follower.over:
+                log.warning(
+                    "dropped the SSE stream %s of legacy session %s: its client is behind (%s); "
+                    "it may resume with Last-Event-ID",
+                    stream.name,
+                    s.down.id[:8],
+                    e if isinstance(e, _StreamBehind) else f"more than {max_buffer} bytes waiting",
+                )
+                resp.abort()
         finally:
             if stream.follower is follower:
                 stream.follower = None

@@ -105,6 +105,7 @@ class Responder:
         t = self._conn.transport
         if t is not None and not self._conn.lost:
             t.abort()
+            self._conn.lost = True  # nothing more is written to it
 
     # --- end of stand-ins
 
