@@ -300,6 +300,34 @@ async def test_a_get_stream_that_stalls_is_dropped_after_the_timeout(tmp_path: P
                 c.close()
 
 
+async def test_a_post_stream_resumes_while_the_standalone_stream_is_open(tmp_path: Path) -> None:
+    """One standalone GET stream at a time, but resuming a POST's stream is another stream."""
+    with gateway(large(tmp_path), tmp_path / "gw.log") as (port, _):
+        async with asyncio.timeout(60):
+            conn = await Conn(port).open()
+            sid = await initialize(conn)
+            get = {**accept(sid), "Accept": "text/event-stream"}
+            standalone = await Conn(port).open()
+            standalone.send("GET", get)
+            assert (await standalone.head())[0] == 200
+            second = await Conn(port).open()
+            second.send("GET", get)
+            assert (await second.head())[0] == 409  # a second standalone stream: refused
+            status, _, body = await conn.request(
+                "POST", accept(sid), call(1, "big__flood", {"count": 3, "size": 10})
+            )
+            eid, answer = sse_frames(body)[-1]
+            assert status == 200 and answer["id"] == 1
+            resume = await Conn(port).open()
+            resume.send("GET", {**get, "Last-Event-ID": eid.rpartition(".")[0] + ".0"})
+            status, rh = await resume.head()
+            assert status == 200
+            frames = sse_frames(await resume.body(rh))
+            assert frames[-1][1]["id"] == 1 and len(frames) == 4  # three messages, the answer
+            for c in (standalone, second, resume, conn):
+                c.close()
+
+
 async def test_sessions_are_capped_the_idlest_is_ended(tmp_path: Path) -> None:
     with gateway(large(tmp_path, max_sessions=3), tmp_path / "gw.log") as (port, _):
         async with asyncio.timeout(60):

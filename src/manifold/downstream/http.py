@@ -660,9 +660,6 @@ class HttpFront:
         if s is None:
             _error(resp, None, rpc.INVALID_REQUEST, "Session not found", 404)
             return
-        if s.get_open:
-            _error(resp, None, rpc.INVALID_REQUEST, "Conflict: a standalone stream is open", 409)
-            return
         s.last_seen = time.monotonic()  # opening a stream is a request; keeping it open is not
         last = req.headers.get("last-event-id")
         log = s.standalone
