@@ -41,7 +41,7 @@ from bench.driver import HttpProc, RpcError, StdioConn
 REPO = Path(__file__).resolve().parent.parent
 CATALOG = REPO / "bench" / "data" / "leanproxy-catalog.json"
 UPSTREAMS = ("github", "jira", "slack", "garmin", "postgres")
-MEASURES = ("paced", "burst", "parallel", "blob", "http", "rss")
+MEASURES = ("paced", "burst", "parallel", "blob", "http", "rss", "soak", "load")
 MAX_IN_FLIGHT = 32
 BLOB_BYTES = 5 * 1024 * 1024
 MiB = 1024.0
@@ -599,6 +599,186 @@ async def measure_rss(ctx: Ctx) -> None:
     )
 
 
+async def _http_mock(ctx: Ctx) -> HttpProc:
+    return await driver.spawn_http(
+        [*mock_argv(ctx, "github"), "--http", "--port", "0"],
+        cwd=REPO,
+        stderr_path=ctx.logs / "mock-http.log",
+    )
+
+
+async def measure_soak(ctx: Ctx) -> None:
+    """One legacy session, sequential calls for a long while: does the gateway's memory stay
+    flat? (Each answer once left a stream log behind, about 0.9 KB a call.)"""
+    warm_calls = ctx.n(2_000, 500)
+    calls = ctx.n(18_000, 3_000)
+    mock = await _http_mock(ctx)
+
+    async def run(url: str, tool: str, pid: int) -> JsonObj:
+        conn = driver.HttpConn(url, ctx.era)
+        await conn.handshake()
+        errors, first_error = 0, ""
+
+        async def sequential(tag: str, n: int) -> None:
+            nonlocal errors, first_error
+            for i in range(n):
+                args = {"soak": tag, "seq": i}
+                try:
+                    result = await conn.request("tools/call", {"name": tool, "arguments": args})
+                    why = "" if driver.echo_matches(result, args) else f"wrong answer {result}"
+                except (RpcError, OSError, TimeoutError) as exc:
+                    why = str(exc) or type(exc).__name__
+                if why:
+                    errors += 1
+                    first_error = first_error or why[:200]
+
+        try:
+            await sequential("warm", warm_calls)
+            await asyncio.sleep(0.5)
+            start, _ = driver.rss_kib(pid)
+            t0 = time.perf_counter()
+            await sequential("main", calls)
+            wall = time.perf_counter() - t0
+            await asyncio.sleep(0.5)
+            end, hwm = driver.rss_kib(pid)
+        finally:
+            await conn.close()
+        return {
+            "start_mib": start / MiB,
+            "end_mib": end / MiB,
+            "growth_mib": (end - start) / MiB,
+            "peak_mib": hwm / MiB,
+            "calls": calls,
+            "calls_per_s": calls / wall if wall else 0.0,
+            "errors": errors,
+            "first_error": first_error,
+        }
+
+    async def direct() -> JsonObj:
+        return await run(mock.url, "echo", mock.pid)
+
+    async def gateway() -> JsonObj:
+        gw = await start_gateway_http(ctx, "soak", {"web": {"url": mock.url}})
+        try:
+            return await run(gw.url, "web__echo", gw.pid)
+        finally:
+            await close_http(ctx, gw, "gateway serve")
+
+    try:
+        d = await side(direct)
+        g = await side(gateway)
+    finally:
+        await mock.close()
+    ctx.details["soak"] = {"direct": d, "gateway": g, "warm_calls": warm_calls, "calls": calls}
+
+    def judge(d: JsonObj, g: JsonObj) -> tuple[bool, str]:
+        note = (
+            f"RSS {g['start_mib']:.1f} -> {g['end_mib']:.1f} MiB (peak {g['peak_mib']:.1f}) "
+            f"after {warm_calls:,} warm-up calls; {g['calls_per_s']:,.0f} calls/s; "
+            f"errors {g['errors']}; direct = the mock's own RSS"
+        )
+        return g["growth_mib"] < 3.0 and g["errors"] == 0, note
+
+    verdict(
+        ctx,
+        f"HTTP soak, one legacy session, RSS growth over {calls:,} calls",
+        "MiB",
+        "< 3 MiB, 0 errors",
+        (d, g),
+        "growth_mib",
+        judge,
+        with_ratio=False,
+    )
+
+
+async def measure_load(ctx: Ctx) -> None:
+    """Many legacy sessions calling at once: latency and errors."""
+    sessions = 32
+    per_session = ctx.n(300, 50)
+    mock = await _http_mock(ctx)
+
+    async def run(url: str, tool: str) -> JsonObj:
+        conns = [driver.HttpConn(url, ctx.era) for _ in range(sessions)]
+        latencies: list[float] = []
+        errors, first_error = 0, ""
+
+        async def worker(k: int, conn: driver.HttpConn) -> None:
+            nonlocal errors, first_error
+            for i in range(per_session):
+                args = {"client": k, "seq": i}
+                t0 = time.perf_counter()
+                try:
+                    result = await conn.request("tools/call", {"name": tool, "arguments": args})
+                    why = "" if driver.echo_matches(result, args) else f"wrong answer {result}"
+                except (RpcError, OSError, TimeoutError) as exc:
+                    why = str(exc) or type(exc).__name__
+                if why:
+                    errors += 1
+                    first_error = first_error or why[:200]
+                else:
+                    latencies.append((time.perf_counter() - t0) * 1000)
+
+        try:
+            await asyncio.gather(*(c.handshake() for c in conns))
+            t0 = time.perf_counter()
+            await asyncio.gather(*(worker(k, c) for k, c in enumerate(conns)))
+            wall = time.perf_counter() - t0
+        finally:
+            await asyncio.gather(*(c.close() for c in conns))
+        return {
+            "sessions": sessions,
+            "calls": sessions * per_session,
+            "rps": sessions * per_session / wall if wall else 0.0,
+            "errors": errors,
+            "first_error": first_error,
+            **driver.summary_ms(latencies),
+        }
+
+    async def direct() -> JsonObj:
+        return await run(mock.url, "echo")
+
+    async def gateway() -> JsonObj:
+        gw = await start_gateway_http(ctx, "load", {"web": {"url": mock.url}})
+        try:
+            return await run(gw.url, "web__echo")
+        finally:
+            await close_http(ctx, gw, "gateway serve")
+
+    try:
+        d = await side(direct)
+        g = await side(gateway)
+    finally:
+        await mock.close()
+    ctx.details["load"] = {"direct": d, "gateway": g}
+
+    def judge(d: JsonObj, g: JsonObj) -> tuple[bool, str]:
+        note = (
+            f"p50 {d['p50_ms']:.2f} / {g['p50_ms']:.2f} ms, p99 {d['p99_ms']:.2f} / "
+            f"{g['p99_ms']:.2f} ms (direct / gateway); {g['rps']:,.0f} req/s; "
+            f"errors {g['errors']}" + (f" ({g['first_error']})" if g["errors"] else "")
+        )
+        return g["errors"] == 0, note
+
+    verdict(
+        ctx,
+        f"HTTP load, {sessions} sessions x {per_session} calls, p50",
+        "ms",
+        "0 errors",
+        (d, g),
+        "p50_ms",
+        judge,
+    )
+    verdict(
+        ctx,
+        f"HTTP load, {sessions} sessions x {per_session} calls, p99",
+        "ms",
+        "0 errors",
+        (d, g),
+        "p99_ms",
+        judge,
+    )
+
+
 RUNNERS: dict[str, Callable[[Ctx], Awaitable[None]]] = {
     "paced": measure_paced,
     "burst": measure_burst,
@@ -606,6 +786,8 @@ RUNNERS: dict[str, Callable[[Ctx], Awaitable[None]]] = {
     "blob": measure_blob,
     "http": measure_http,
     "rss": measure_rss,
+    "soak": measure_soak,
+    "load": measure_load,
 }
 
 

@@ -32,6 +32,9 @@ def test_sse_inferred_from_url() -> None:
         ({"upstreams": {"a": {"command": "x", "timeout": "soon"}}}, "upstreams.a.timeout"),
         ({"schemas": {"max_depth": 0}}, "schemas.max_depth"),
         ({"schemas": {"depth": 3}}, "schemas.depth: unknown key"),
+        ({"http": {"max_sessions": 0}}, "http.max_sessions"),
+        ({"http": {"session_idle_ttl": 0}}, "http.session_idle_ttl"),
+        ({"http": {"stream_max_buffer": 1000}}, "http.stream_max_buffer"),
     ],
 )
 def test_errors_name_the_key(data: dict, needle: str) -> None:

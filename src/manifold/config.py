@@ -201,6 +201,21 @@ class HttpConfig(_Strict):
     # Extra Host header values accepted besides loopback names (DNS-rebinding defence).
     allowed_hosts: list[str] = Field(default_factory=list)
     allowed_origins: list[str] = Field(default_factory=list)
+    # Legacy sessions: at most this many (a new one evicts the idlest), each ended after this
+    # many seconds without a request (an open GET stream does not count as a request).
+    max_sessions: int = Field(default=1000, ge=1)
+    session_idle_ttl: float = Field(default=3600.0, gt=0)
+    # Events a legacy session keeps for resumption (Last-Event-ID), across its streams: at
+    # most this many bytes (each event counted with its overhead) and this many seconds old.
+    replay_max_bytes: int = Field(default=4 * 1024 * 1024, ge=0)
+    replay_max_age: float = Field(default=300.0, gt=0)
+    # An SSE stream whose client does not read: dropped (connection closed, with a log line)
+    # once this many bytes wait unsent, or once it has stayed behind this many seconds.
+    stream_max_buffer: int = Field(default=1024 * 1024, ge=64 * 1024)
+    stream_stall_timeout: float = Field(default=30.0, gt=0)
+    # isolation: per_client: a client at an upstream's max_clients may take the place of a
+    # session idle this long (no request, none in flight, no GET stream open): it is ended.
+    client_reclaim_idle: float = Field(default=300.0, gt=0)
 
 
 class GatewayConfig(_Strict):

@@ -4,7 +4,9 @@
   characters and non-ASCII characters (so JSON escaping and UTF-8 both count);
 - `issues(count)`: `issues_json(count)`, a GitHub-style issue list (pretty-printed JSON, with
   the API's links and ids);
-- `small()`: a short answer.
+- `small()`: a short answer;
+- `streamed(size)`: one log message, then `big_text(size)` (so the answer is an SSE stream);
+- `flood(count, size)`: `count` log messages of about `size` characters, then a short answer.
 
 The generators are importable, so a test can compare what it reads back byte for byte.
 """
@@ -13,6 +15,8 @@ from __future__ import annotations
 
 import json
 from typing import Any
+
+from mcp.server.mcpserver import Context
 
 WORDS = [
     "gateway",
@@ -143,6 +147,20 @@ def main() -> None:
     def small() -> str:
         """A short answer."""
         return "small answer"
+
+    @mcp.tool()
+    async def streamed(size: int, ctx: Context) -> str:
+        """One log message, then a long text of `size` characters."""
+        await ctx.log("info", "working")
+        return big_text(size)
+
+    @mcp.tool()
+    async def flood(count: int, size: int, ctx: Context) -> str:
+        """`count` log messages of about `size` characters each, then a short answer."""
+        chunk = big_text(size)
+        for i in range(count):
+            await ctx.log("info", f"{i} {chunk}")
+        return "flooded"
 
     print(f"{args.name} starting", file=sys.stderr)
     mcp.run()

@@ -19,6 +19,7 @@ import itertools
 import logging
 import time
 from collections import deque
+from collections.abc import Callable, Collection
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -36,7 +37,6 @@ log = logging.getLogger("manifold.http")
 
 _LOOPBACK_NAMES = {"localhost", "127.0.0.1", "::1", "[::1]"}
 _NAMED = ("tools/call", "resources/read", "prompts/get")
-SESSION_IDLE_SECONDS = 3600.0
 KEEPALIVE_SECONDS = 15.0
 _JSON = {"Content-Type": "application/json"}
 _SSE = {"Content-Type": "text/event-stream", "Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
@@ -58,60 +58,173 @@ def _text(resp: Responder, status: int, text: str, headers: dict[str, str] | Non
     resp.send(status, {"Content-Type": "text/plain", **(headers or {})}, text.encode())
 
 
-REPLAY_EVENTS = 256  # per stream, kept for a legacy client that resumes with Last-Event-ID
+# What one kept event costs beyond its frame (tuple, deque slot, bytes header), so that
+# `replay_max_bytes` also bounds the number of small events.
+EVENT_OVERHEAD = 160
+# A stream is "behind" while its connection holds more than this unsent (a stand-in for the
+# connection's own high-water mark, which httpserver.py is to provide).
+STREAM_HIGH_WATER = 64 * 1024
 
 
 def sse_event(eid: str, frame: bytes) -> bytes:
     return b"id: " + eid.encode() + b"\nevent: message\ndata: " + frame + b"\n\n"
 
 
+class _StreamBehind(Exception):
+    """A stream's client fell too far behind: the stream is dropped (it may resume)."""
+
+
+class _Follower:
+    """The events a GET stream has still to write (those after `floor`), bounded: past the
+    bound it is `over`."""
+
+    __slots__ = ("floor", "limit", "on_over", "over", "pending", "size", "wake")
+
+    def __init__(self, limit: int, floor: int, on_over: Callable[[], None]) -> None:
+        self.limit = limit
+        self.floor = floor
+        self.on_over = on_over  # drops the stream at once, even while it waits for the client
+        self.pending: deque[tuple[int, bytes]] = deque()
+        self.size = 0
+        self.over = False
+        self.wake = asyncio.Event()
+
+    def push(self, seq: int, frame: bytes) -> None:
+        if seq <= self.floor:
+            return
+        if not self.over:
+            self.pending.append((seq, frame))
+            self.size += len(frame)
+            if self.size > self.limit:
+                self.over = True  # the stream is dropped; what it missed is in the replay
+                self.pending.clear()
+                self.size = 0
+                self.on_over()
+        self.wake.set()
+
+
 class _StreamLog:
-    """The events of one SSE stream of a legacy session, for resumption (Last-Event-ID)."""
+    """The events of one SSE stream of a legacy session, for resumption (Last-Event-ID).
 
-    __slots__ = ("_seq", "done", "events", "follower", "name")
+    Its events are kept in the session's `_Replay`, which bounds them all together."""
 
-    def __init__(self, name: str) -> None:
+    __slots__ = ("done", "events", "follower", "name", "replay", "seq")
+
+    def __init__(self, name: str, replay: _Replay) -> None:
         self.name = name
-        self.events: deque[tuple[int, bytes]] = deque(maxlen=REPLAY_EVENTS)
+        self.replay = replay
+        self.events: deque[tuple[int, bytes]] = deque()
         self.done = False
-        self.follower: asyncio.Queue[tuple[int, bytes] | None] | None = None
-        self._seq = 0
+        self.follower: _Follower | None = None
+        self.seq = 0
 
     def add(self, frame: bytes) -> str:
-        self._seq += 1
-        self.events.append((self._seq, frame))
+        self.seq += 1
+        self.events.append((self.seq, frame))
+        self.replay.kept(self, len(frame))
         if self.follower is not None:
-            self.follower.put_nowait((self._seq, frame))
-        return f"{self.name}.{self._seq}"
+            self.follower.push(self.seq, frame)
+        return f"{self.name}.{self.seq}"
 
     def close(self) -> None:
         self.done = True
         if self.follower is not None:
-            self.follower.put_nowait(None)
+            self.follower.wake.set()
+
+
+class _Replay:
+    """What a legacy session keeps for resumption, oldest first across all its streams,
+    bounded by bytes and by age; a finished stream with nothing left is forgotten."""
+
+    __slots__ = ("max_age", "max_bytes", "order", "size", "streams")
+
+    def __init__(self, max_bytes: int, max_age: float) -> None:
+        self.max_bytes = max_bytes
+        self.max_age = max_age
+        self.order: deque[tuple[_StreamLog, int, float]] = deque()
+        self.size = 0
+        self.streams: dict[str, _StreamLog] = {}
+
+    def kept(self, log: _StreamLog, size: int) -> None:
+        size += EVENT_OVERHEAD
+        now = time.monotonic()
+        self.order.append((log, size, now))
+        self.size += size
+        if self.size > self.max_bytes or now - self.order[0][2] > self.max_age:
+            self.trim(now)
+
+    def trim(self, now: float) -> None:
+        order, streams = self.order, self.streams
+        while order and (self.size > self.max_bytes or now - order[0][2] > self.max_age):
+            log, size, _ = order.popleft()
+            log.events.popleft()  # a stream's oldest event is the oldest of it in `order`
+            self.size -= size
+            if log.done and not log.events and streams.get(log.name) is log:
+                del streams[log.name]
+
+    def clear(self) -> None:
+        for log in self.streams.values():
+            log.events.clear()
+            log.close()  # open streams of the session end with it
+        self.streams.clear()
+        self.order.clear()
+        self.size = 0
 
 
 class _Answer:
     """One request's answer: JSON, unless a frame is sent first, then an SSE stream.
 
-    Writes are synchronous (the transport buffers); a request's side traffic is small and its
-    answer is one frame, so there is nothing to wait for here. On a legacy session the stream's
-    events are also kept (`_StreamLog`), so a client whose connection dropped can resume it.
+    Writes are synchronous (the transport buffers), so a side message never waits; but a
+    stream whose client reads nothing is dropped once it is too far behind (`stream_max_buffer`
+    bytes unsent, or behind for `stream_stall_timeout` seconds). On a legacy session the
+    stream's events are also kept (`_StreamLog`, created with the first streamed event, so a
+    plain-JSON answer costs nothing), and a client whose connection dropped, or was dropped,
+    can resume it.
     """
 
-    __slots__ = ("extra", "log", "resp", "streaming")
+    __slots__ = ("behind", "dropped", "extra", "legacy", "limits", "log", "resp", "streaming")
 
     def __init__(
-        self, resp: Responder, extra: dict[str, str] | None, log: _StreamLog | None
+        self,
+        resp: Responder,
+        extra: dict[str, str] | None,
+        legacy: _LegacySession | None,
+        limits: tuple[int, float],
     ) -> None:
         self.resp = resp
         self.extra = extra
-        self.log = log
+        self.legacy = legacy
+        self.limits = limits
+        self.log: _StreamLog | None = None
         self.streaming = False
+        self.dropped = False
+        self.behind = 0.0
 
     def _write(self, frame: bytes) -> None:
         eid = self.log.add(frame) if self.log is not None else "0"
-        if not self.resp.done:
-            self.resp.write_now(sse_event(eid, frame))
+        resp = self.resp
+        if resp.done or self.dropped:
+            return
+        unsent = resp.buffered()
+        if unsent > STREAM_HIGH_WATER:
+            now = time.monotonic()
+            if not self.behind:
+                self.behind = now
+            max_buffer, stall = self.limits
+            if unsent > max_buffer or now - self.behind > stall:
+                self.dropped = True
+                log.warning(
+                    "dropped the SSE stream %s: its client is behind by %d bytes for %.1f s%s",
+                    self.log.name if self.log is not None else "of a stateless request",
+                    unsent,
+                    now - self.behind,
+                    " (it may resume with Last-Event-ID)" if self.log is not None else "",
+                )
+                resp.abort()
+                return
+        else:
+            self.behind = 0.0
+        resp.write_now(sse_event(eid, frame))
 
     def send(self, frame: bytes) -> None:
         if not self.streaming:
@@ -119,7 +232,8 @@ class _Answer:
                 return
             self.streaming = True
             self.resp.start_now(200, {**_SSE, **(self.extra or {})})
-            if self.log is not None:
+            if self.legacy is not None:
+                self.log = self.legacy.new_stream()
                 # Priming event (an id, no data) and a retry hint: a client whose connection
                 # drops from here on can resume this stream with Last-Event-ID.
                 self.resp.write_now(f"id: {self.log.name}.0\nretry: 1000\ndata: \n\n".encode())
@@ -143,23 +257,25 @@ class _Answer:
 
 
 class _LegacySession:
-    __slots__ = ("_ids", "down", "get_open", "last_seen", "standalone", "streams")
+    __slots__ = ("_ids", "down", "get_open", "last_seen", "replay", "standalone", "streams")
 
-    def __init__(self, down: DownstreamSession) -> None:
+    def __init__(self, down: DownstreamSession, replay: _Replay) -> None:
         self.down = down
         self.last_seen = time.monotonic()
         self.get_open = False
         self._ids = itertools.count(1)
+        self.replay = replay
         # The standalone stream's messages are kept even while no GET is open, for replay.
-        self.standalone = _StreamLog("g")
-        self.streams: dict[str, _StreamLog] = {"g": self.standalone}
+        self.standalone = _StreamLog("g", replay)
+        self.streams = replay.streams
+        self.streams["g"] = self.standalone
         down.send = self._standalone_send
 
     def _standalone_send(self, frame: bytes) -> None:
         self.standalone.add(frame)
 
     def new_stream(self) -> _StreamLog:
-        log = _StreamLog(f"p{next(self._ids)}")
+        log = _StreamLog(f"p{next(self._ids)}", self.replay)
         self.streams[log.name] = log
         while len(self.streams) > 64:  # the oldest finished streams go first
             oldest = next((k for k, v in self.streams.items() if v.done), None)
@@ -179,6 +295,15 @@ class HttpFront:
         self.allowed_hosts = {h.lower() for h in cfg.allowed_hosts}
         self.allowed_origins = {o.lower().rstrip("/") for o in cfg.allowed_origins}
         self.sessions: dict[str, _LegacySession] = {}
+        self.max_sessions = cfg.max_sessions
+        self.idle_ttl = cfg.session_idle_ttl
+        self.replay_max_bytes = cfg.replay_max_bytes
+        self.replay_max_age = cfg.replay_max_age
+        self.stream_limits = (cfg.stream_max_buffer, cfg.stream_stall_timeout)
+        self.reclaim_idle = cfg.client_reclaim_idle
+        for up in gateway.upstreams.values():
+            if up.cfg.isolation == "per_client":
+                up.reclaim = self._reclaim_client
         self.modern = DownstreamSession(shared=True)  # stateless requests share no state
         self.server = HttpServer(self.handle, MAX_FRAME)
         self._sweeper: asyncio.Task[None] | None = None
@@ -212,20 +337,69 @@ class HttpFront:
         await self.gw.stop()
 
     async def _sweep(self) -> None:
+        """End sessions idle (of requests) past the TTL; age out their kept events."""
+        every = max(0.05, min(60.0, self.idle_ttl / 4, self.replay_max_age / 4))
         while True:
-            await asyncio.sleep(60)
+            await asyncio.sleep(every)
             now = time.monotonic()
             for sid, s in list(self.sessions.items()):
-                if now - s.last_seen > SESSION_IDLE_SECONDS and not s.get_open:
-                    log.info("legacy session %s expired", sid[:8])
+                if now - s.last_seen > self.idle_ttl and not s.down.inflight:
+                    log.info(
+                        "legacy session %s expired: no request for %.0f s",
+                        sid[:8],
+                        now - s.last_seen,
+                    )
                     self._end_session(s)
+                elif s.replay.order:
+                    s.replay.trim(now)
 
     def _end_session(self, s: _LegacySession) -> None:
-        for log in s.streams.values():
-            log.close()  # open streams of the session end with it
+        s.replay.clear()  # its kept events are freed now, and its open streams end
         self.sessions.pop(s.down.id, None)
+        s.down.send = None
         s.down.close()
         self.gw.end_session(s.down)
+
+    def _new_session(self) -> DownstreamSession:
+        if len(self.sessions) >= self.max_sessions:
+            idlest = min(self.sessions.values(), key=lambda x: x.last_seen)
+            log.warning(
+                "%d legacy sessions (http.max_sessions): ended the idlest, %s (idle %.0f s)",
+                len(self.sessions),
+                idlest.down.id[:8],
+                time.monotonic() - idlest.last_seen,
+            )
+            self._end_session(idlest)
+        down = DownstreamSession()
+        self.sessions[down.id] = _LegacySession(
+            down, _Replay(self.replay_max_bytes, self.replay_max_age)
+        )
+        self.gw.sessions.add(down)
+        return down
+
+    def _reclaim_client(self, upstream: str, holders: Collection[str]) -> bool:
+        """An upstream with `isolation: per_client` is at max_clients: end the idlest session
+        holding one of its client sessions, if one has been abandoned (idle of requests for
+        `client_reclaim_idle`, nothing in flight, no GET stream open). True if one was."""
+        now = time.monotonic()
+        best: _LegacySession | None = None
+        for key in holders:
+            s = self.sessions.get(key)
+            if s is None or s.down.inflight or s.get_open or now - s.last_seen < self.reclaim_idle:
+                continue
+            if best is None or s.last_seen < best.last_seen:
+                best = s
+        if best is None:
+            return False
+        log.warning(
+            "upstream %s is at max_clients: ended legacy session %s, idle for %.0f s, "
+            "to serve a new client",
+            upstream,
+            best.down.id[:8],
+            now - best.last_seen,
+        )
+        self._end_session(best)
+        return True
 
     # ----------------------------------------------------------------- routing and checks
 
@@ -390,9 +564,7 @@ class HttpFront:
             if sid and sid in self.sessions:
                 _error(resp, rid, rpc.INVALID_REQUEST, "session already initialized", 400)
                 return
-            down = DownstreamSession()
-            self.sessions[down.id] = _LegacySession(down)
-            self.gw.sessions.add(down)
+            down = self._new_session()
             await self._answer(
                 req, resp, down, msg, cancel_on_disconnect=False, extra={"Mcp-Session-Id": down.id}
             )
@@ -444,7 +616,7 @@ class HttpFront:
         task = asyncio.current_task()
         assert task is not None
         legacy = self.sessions.get(down.id)
-        out = _Answer(resp, extra, legacy.new_stream() if legacy is not None else None)
+        out = _Answer(resp, extra, legacy, self.stream_limits)
         if cancel_on_disconnect:
             req.on_disconnect = task.cancel  # modern: closing the stream is the cancellation
         else:
@@ -469,6 +641,8 @@ class HttpFront:
             req.on_disconnect = None
             if not cancel_on_disconnect:
                 down.inflight.pop(rid, None)
+            if legacy is not None:
+                legacy.last_seen = time.monotonic()  # idle counts from a request's end
         out.finish(frame, status)
 
     # ----------------------------------------------------------------- GET / DELETE
@@ -486,9 +660,7 @@ class HttpFront:
         if s is None:
             _error(resp, None, rpc.INVALID_REQUEST, "Session not found", 404)
             return
-        if s.get_open:
-            _error(resp, None, rpc.INVALID_REQUEST, "Conflict: a standalone stream is open", 409)
-            return
+        s.last_seen = time.monotonic()  # opening a stream is a request; keeping it open is not
         last = req.headers.get("last-event-id")
         log = s.standalone
         after = None
@@ -507,39 +679,73 @@ class HttpFront:
         await self._follow(req, resp, s, log, after)
 
     async def _follow(
-        self, req: Request, resp: Responder, s: _LegacySession, log: _StreamLog, after: int | None
+        self,
+        req: Request,
+        resp: Responder,
+        s: _LegacySession,
+        stream: _StreamLog,
+        after: int | None,
     ) -> None:
-        """Stream `log`: what the client missed after `after` (a resumption), then what comes."""
-        queue: asyncio.Queue[tuple[int, bytes] | None] = asyncio.Queue()
-        log.follower = queue
+        """Stream `stream`: what the client missed after `after` (a resumption), then what comes.
+
+        Writing waits while the client does not read; the stream is dropped (with a log line)
+        when it stays behind for `stream_stall_timeout` or more than `stream_max_buffer` bytes
+        wait for it. What it missed stays in the replay, within its bounds."""
+        max_buffer, stall = self.stream_limits
+        sent = stream.seq if after is None else after
+        # What is kept now is replayed; what comes from now on goes to the follower.
+        missed = [e for e in stream.events if e[0] > sent] if after is not None else []
+        follower = _Follower(max_buffer, max(sent, stream.seq), resp.abort)
+        stream.follower = follower
         try:
-            await resp.start(200, _SSE)
-            await resp.write(b": stream open\n\n")
-            if after is not None:
-                for seq, frame in list(log.events):
-                    if seq > after:
-                        await resp.write(sse_event(f"{log.name}.{seq}", frame))
-            if log.done:
-                return
+            resp.start_now(200, _SSE)
+            await self._stream_write(resp, b": stream open\n\n", stall)
+            for seq, frame in missed:
+                await self._stream_write(resp, sse_event(f"{stream.name}.{seq}", frame), stall)
+                sent = seq
             while not s.down.closed and not req.disconnected.done():
-                try:
-                    item = await asyncio.wait_for(queue.get(), KEEPALIVE_SECONDS)
-                except TimeoutError:
-                    await resp.write(b": keep-alive\n\n")
+                if follower.over:
+                    raise _StreamBehind(f"more than {max_buffer} bytes waiting")
+                if follower.pending:
+                    seq, frame = follower.pending.popleft()
+                    follower.size -= len(frame)
+                    if seq > sent:
+                        await self._stream_write(
+                            resp, sse_event(f"{stream.name}.{seq}", frame), stall
+                        )
+                        sent = seq
                     continue
-                if item is None:
+                if stream.done:
                     return  # the request's answer has been sent: that stream is complete
-                seq, frame = item
-                if after is None or seq > after:
-                    await resp.write(sse_event(f"{log.name}.{seq}", frame))
-        except ConnectionResetError:
-            pass
+                follower.wake.clear()
+                try:
+                    await asyncio.wait_for(follower.wake.wait(), KEEPALIVE_SECONDS)
+                except TimeoutError:
+                    await self._stream_write(resp, b": keep-alive\n\n", stall)
+        except (ConnectionResetError, _StreamBehind) as e:
+            if isinstance(e, _StreamBehind) or follower.over:
+                log.warning(
+                    "dropped the SSE stream %s of legacy session %s: its client is behind (%s); "
+                    "it may resume with Last-Event-ID",
+                    stream.name,
+                    s.down.id[:8],
+                    e if isinstance(e, _StreamBehind) else f"more than {max_buffer} bytes waiting",
+                )
+                resp.abort()
         finally:
-            if log.follower is queue:
-                log.follower = None
-            if log is s.standalone:
+            if stream.follower is follower:
+                stream.follower = None
+            if stream is s.standalone:
                 s.get_open = False
             resp.end()
+
+    @staticmethod
+    async def _stream_write(resp: Responder, data: bytes, stall: float) -> None:
+        try:
+            async with asyncio.timeout(stall):
+                await resp.write(data)
+        except TimeoutError:
+            raise _StreamBehind(f"it read nothing for {stall:g} s") from None
 
     def delete(self, req: Request, resp: Responder) -> None:
         sid = req.headers.get("mcp-session-id")

@@ -93,6 +93,22 @@ class Responder:
             self._conn.write(b"%x\r\n%b\r\n" % (len(data), data))
             await self._conn.drain()
 
+    # --- minimal stand-ins used by downstream/http.py's streams; to be replaced by the
+    # connection's own write back-pressure API (branch httpconn) when that is merged.
+    def buffered(self) -> int:
+        """Bytes written to this connection that the client has not read yet."""
+        t = self._conn.transport
+        return t.get_write_buffer_size() if t is not None and not self._conn.lost else 0
+
+    def abort(self) -> None:
+        """Close the connection at once, discarding what is still buffered for it."""
+        t = self._conn.transport
+        if t is not None and not self._conn.lost:
+            t.abort()
+            self._conn.lost = True  # nothing more is written to it
+
+    # --- end of stand-ins
+
     def end(self) -> None:
         if not self.done:
             self.done = True

@@ -21,7 +21,7 @@ import contextlib
 import logging
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any
 
 from manifold.config import UpstreamConfig
@@ -93,6 +93,8 @@ class Upstream:
         self._closing: set[asyncio.Task[None]] = set()
         self._clients: dict[str, UpstreamSession] = {}  # isolation: per_client
         self._client_starts: dict[str, asyncio.Task[UpstreamSession]] = {}
+        # At max_clients: may end an abandoned client session (its holder releases it here).
+        self.reclaim: Callable[[str, Collection[str]], bool] | None = None
         self.slots = Slots(cfg.max_in_flight)
         self._timeouts = 0  # calls in a row that timed out
 
@@ -351,7 +353,10 @@ class Upstream:
             return s
         pending = self._client_starts.get(key)
         if pending is None:
-            if len(self._clients) >= self.cfg.max_clients:
+            full = len(self._clients) >= self.cfg.max_clients
+            if full and self.reclaim is not None and self.reclaim(self.name, list(self._clients)):
+                full = len(self._clients) >= self.cfg.max_clients
+            if full:
                 raise errors.busy(
                     self.name,
                     f"upstream {self.name!r} already runs {self.cfg.max_clients} client sessions",
