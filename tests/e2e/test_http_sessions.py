@@ -19,11 +19,11 @@ from typing import Any
 
 import pytest
 
+from tests.e2e.test_supervision import descendants
 from tests.support import (
     MANIFOLD,
     free_port,
     http_server,
-    marked_pids,
     stdio_upstream,
     write_config,
 )
@@ -39,6 +39,19 @@ def gateway(config: Path, log: Path) -> Iterator[tuple[int, subprocess.Popen[byt
     cmd = [MANIFOLD, "serve", "--config", str(config), "--port", str(port), "--log-level", "info"]
     with http_server(cmd, f"http://127.0.0.1:{port}/health", log) as proc:
         yield port, proc
+
+
+def servers(proc: subprocess.Popen[bytes]) -> list[int]:
+    """The upstream server processes below this gateway (not other tests' leftovers)."""
+    found = []
+    for pid in descendants(proc.pid):
+        try:
+            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
+        except OSError:
+            continue
+        if b"large_server.py" in cmdline:
+            found.append(pid)
+    return found
 
 
 def rss(proc: subprocess.Popen[bytes]) -> int:
@@ -352,20 +365,20 @@ async def test_an_idle_session_expires_even_with_a_get_stream_open(tmp_path: Pat
     expired session's per-client upstream process is released with it."""
     up = stdio_upstream("large_server.py", isolation="per_client")
     cfg = write_config(tmp_path / "m.yaml", {"big": up}, http={"session_idle_ttl": 2})
-    with gateway(cfg, tmp_path / "gw.log") as (port, _):
+    with gateway(cfg, tmp_path / "gw.log") as (port, proc):
         async with asyncio.timeout(60):
-            before = len(marked_pids())
+            before = len(servers(proc))
             conn = await Conn(port).open()
             sid = await initialize(conn)
             assert (await conn.request("POST", accept(sid), call(1, "big__small", {})))[0] == 200
-            assert len(marked_pids()) == before + 1  # the client's own server process
+            assert len(servers(proc)) == before + 1  # the client's own server process
             stream = await Conn(port).open()
             stream.send("GET", {**accept(sid), "Accept": "text/event-stream"})
             status, sh = await stream.head()
             assert status == 200
             # The stream ends when the session expires, and so does the client's process.
             await asyncio.wait_for(stream.body(sh), 20)
-            await wait_for("the client's process to end", lambda: len(marked_pids()) == before)
+            await wait_for("the client's process to end", lambda: len(servers(proc)) == before)
             status, _, _ = await conn.request("POST", accept(sid), call(2, "big__small", {}))
             assert status == 404
             for c in (stream, conn):
