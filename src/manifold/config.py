@@ -168,6 +168,20 @@ class HttpConfig(_Strict):
     # Extra Host header values accepted besides loopback names (DNS-rebinding defence).
     allowed_hosts: list[str] = Field(default_factory=list)
     allowed_origins: list[str] = Field(default_factory=list)
+    # What one connection may cost (docs/architecture.md, "HTTP connections"). Sizes in bytes,
+    # times in seconds.
+    max_body: int = Field(default=32 * 1024 * 1024, ge=1024, le=32 * 1024 * 1024)
+    head_timeout: float = Field(default=10.0, gt=0)
+    body_timeout: float = Field(default=30.0, gt=0)
+    idle_timeout: float = Field(default=60.0, gt=0)
+    write_timeout: float = Field(default=30.0, gt=0)
+    max_connections: int = Field(default=1024, ge=1)
+    max_request_line: int = Field(default=8 * 1024, ge=256)
+    max_header_bytes: int = Field(default=64 * 1024, ge=1024)
+    max_header_fields: int = Field(default=100, ge=8)
+    max_pipelined: int = Field(default=16, ge=1)
+    write_high_water: int = Field(default=256 * 1024, ge=4 * 1024)
+    stream_buffer: int = Field(default=4 * 1024 * 1024, ge=64 * 1024)
 
 
 class GatewayConfig(_Strict):

@@ -24,8 +24,8 @@ from urllib.parse import urlsplit
 
 import orjson
 
-from manifold.downstream.frames import MAX_FRAME, BadFrame, parse_frame
-from manifold.downstream.httpserver import HttpServer, Request, Responder
+from manifold.downstream.frames import BadFrame, parse_frame
+from manifold.downstream.httpserver import HttpServer, Limits, Request, Responder
 from manifold.downstream.session import DownstreamSession
 from manifold.gateway import Gateway
 from manifold.protocol import jsonrpc as rpc
@@ -180,7 +180,7 @@ class HttpFront:
         self.allowed_origins = {o.lower().rstrip("/") for o in cfg.allowed_origins}
         self.sessions: dict[str, _LegacySession] = {}
         self.modern = DownstreamSession(shared=True)  # stateless requests share no state
-        self.server = HttpServer(self.handle, MAX_FRAME)
+        self.server = HttpServer(self.handle, Limits.from_config(cfg))
         self._sweeper: asyncio.Task[None] | None = None
         self._starting: asyncio.Task[None] | None = None
         self.url = ""
@@ -242,6 +242,8 @@ class HttpFront:
             else:
                 _text(resp, 405, "Method Not Allowed", {"Allow": "GET, POST, DELETE"})
         elif req.path == "/health" and req.method == "GET":
+            if not self._origin_ok(req, resp):  # it names the upstreams: same checks as /mcp
+                return
             ups = {n: u.state for n, u in self.gw.upstreams.items()}
             resp.send(200, _JSON, orjson.dumps({"status": "ok", "upstreams": ups}))
         else:
@@ -271,6 +273,18 @@ class HttpFront:
     # ----------------------------------------------------------------- POST
 
     async def post(self, req: Request, resp: Responder) -> None:
+        ctype = req.headers.get("content-type", "")
+        if ctype.partition(";")[0].strip().lower() != "application/json":
+            # A browser may send text/plain (or no type) cross-site without a preflight.
+            log.warning("rejected a POST with Content-Type %r", ctype)
+            _error(
+                resp,
+                None,
+                rpc.INVALID_REQUEST,
+                "Unsupported Media Type: Content-Type must be application/json",
+                415,
+            )
+            return
         accept = req.headers.get("accept", "")
         if "application/json" not in accept and "*/*" not in accept:
             _error(
