@@ -149,7 +149,7 @@ async def test_a_connection_that_sends_nothing_is_closed() -> None:
 
 
 async def test_idle_keep_alive_is_closed_but_a_long_request_is_not() -> None:
-    async with serving(idle_timeout=0.4, head_timeout=5) as (server, app, port):
+    async with serving(idle_timeout=0.4, head_timeout=0.3) as (server, app, port):
         r, w = await connect(port)
         w.write(get())
         assert await read_response(r) == (200, b"ok:")

@@ -79,9 +79,13 @@ class Limits:
 
 # What a connection is waiting for; its one timer acts on the deadline of the current phase.
 _NONE, _HEAD, _BODY, _IDLE, _LINGER = 0, 1, 2, 3, 4
-LINGER_SECONDS = 2.0  # how long a refused client's remaining bytes are read and thrown away
-LINGER_BYTES = 1 * MiB  # how many of them (a refused body: up to its declared length)
-LINGER_MAX_SECONDS = 30.0  # and never for longer than this in all
+# After a refusal, what the client is still sending is read and thrown away (nothing is kept)
+# so that it gets to read the answer instead of a reset: while the bytes keep coming (a pause
+# of LINGER_SECONDS ends it), up to LINGER_BYTES (a refused body: its declared length), and for
+# LINGER_MAX_SECONDS at most.
+LINGER_SECONDS = 2.0
+LINGER_BYTES = 64 * MiB
+LINGER_MAX_SECONDS = 30.0
 
 
 def _reason(status: int) -> str:
@@ -228,7 +232,11 @@ Handler = Callable[[Request, Responder], Awaitable[None]]
 class _Conn(asyncio.Protocol):
     def __init__(self, server: HttpServer) -> None:
         self.server = server
-        self.limits = server.limits
+        self.limits = lim = server.limits
+        self._max_body = lim.max_body  # the limits checked on every request, at hand
+        self._max_header_bytes = lim.max_header_bytes
+        self._max_fields = lim.max_header_fields
+        self._max_pipelined = lim.max_pipelined
         self.loop = asyncio.get_running_loop()
         self.parser = httptools.HttpRequestParser(self)
         self.transport: asyncio.Transport | None = None
@@ -242,14 +250,18 @@ class _Conn(asyncio.Protocol):
         self._size = 0
         self._head_size = 0
         self._header_bytes = 0
-        self._header_fields = 0
+        self._count_headers = False
         self._queue: deque[tuple[Request, bool]] = deque()
         self._current: Request | None = None
         self._busy = False
         self._task: asyncio.Task[None] | None = None
         self._drain: asyncio.Future[None] | None = None
-        # The one read-side timer: the phase, its deadline, and the handle (fires at `_at`).
+        # The one read-side timer. `_phase` is what the connection waits for now (the parser
+        # callbacks set it: a store); `_armed` is the phase the deadline was set for, armed only
+        # when a phase outlasts a read (a request arriving in one piece arms nothing); the
+        # handle fires at `_at`, and on firing re-arms itself if the deadline has moved on.
         self._phase = _NONE
+        self._armed = _NONE
         self._deadline = 0.0
         self._progress = False
         self._timer: asyncio.TimerHandle | None = None
@@ -257,15 +269,14 @@ class _Conn(asyncio.Protocol):
         self._write_timer: asyncio.TimerHandle | None = None
         self._linger_left = 0
         self._linger_end = 0.0
+        self._served = 0  # requests started, and that count when the idle period began
+        self._idle_mark = -1
 
     # ----------------------------------------------------------------- timers
 
     def _arm(self, phase: int, seconds: float) -> None:
         """Enter `phase` with a deadline `seconds` from now (cheap: usually just a store)."""
-        self._phase = phase
-        if seconds <= 0:
-            self._phase = _NONE
-            return
+        self._phase = self._armed = phase
         self._deadline = deadline = self.loop.time() + seconds
         timer = self._timer
         if timer is None or deadline < self._at:
@@ -274,10 +285,25 @@ class _Conn(asyncio.Protocol):
             self._at = deadline
             self._timer = self.loop.call_at(deadline, self._tick)
 
+    def _schedule(self, seconds: float) -> None:
+        self._at = self.loop.time() + seconds
+        self._timer = self.loop.call_at(self._at, self._tick)
+
     def _tick(self) -> None:
         self._timer = None
         phase = self._phase
-        if phase == _NONE or self.lost:
+        if phase == _NONE or phase != self._armed or self.lost:
+            return
+        if phase == _IDLE:
+            # Idle is not timed per request (that would cost a clock read each): it is over
+            # when a whole period passed with no request started.
+            if self._served == self._idle_mark:
+                self._phase = self._armed = _NONE
+                log.debug("closed an idle keep-alive connection from %s", self._peer())
+                self._close()
+            else:
+                self._idle_mark = self._served
+                self._schedule(self.limits.idle_timeout)
             return
         now = self.loop.time()
         if now < self._deadline:  # the deadline moved on since the timer was set
@@ -289,9 +315,9 @@ class _Conn(asyncio.Protocol):
             seconds = self.limits.body_timeout if phase == _BODY else LINGER_SECONDS
             self._arm(phase, seconds)
             return
-        self._phase = _NONE
+        self._phase = self._armed = _NONE
         if phase == _HEAD:
-            if self._head_size or self._url or self._header_fields:
+            if self._head_size or self._url:
                 self._refuse(
                     408,
                     "request head not complete in time",
@@ -312,9 +338,6 @@ class _Conn(asyncio.Protocol):
                 f"request body stalled for {self.limits.body_timeout:g} s after {self._size} bytes",
                 linger=0,
             )
-        elif phase == _IDLE:
-            log.debug("closed an idle keep-alive connection from %s", self._peer())
-            self._close()
         else:  # _LINGER
             self._close()
 
@@ -341,7 +364,7 @@ class _Conn(asyncio.Protocol):
             )
             return
         self.server.connections.add(self)
-        self._arm(_HEAD, lim.head_timeout)
+        self._arm(_HEAD, lim.head_timeout)  # a first request is due
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.lost = True
@@ -442,15 +465,14 @@ class _Conn(asyncio.Protocol):
             self.transport.close()
 
     def data_received(self, data: bytes) -> None:
-        if self._phase == _LINGER:
-            self._progress = True
-            self._linger_left -= len(data)
-            if self._linger_left <= 0:
-                self._close()
+        if self._closing:  # answered and closing; a refused client's bytes are thrown away
+            if self._phase == _LINGER:
+                self._progress = True
+                self._linger_left -= len(data)
+                if self._linger_left <= 0:
+                    self._close()
             return
-        if self._closing:
-            return
-        was_head = self._phase == _HEAD
+        self._count_headers = len(data) > self._max_header_bytes
         try:
             self.parser.feed_data(data)
         except httptools.HttpParserCallbackError as e:
@@ -468,17 +490,38 @@ class _Conn(asyncio.Protocol):
             log.warning("malformed HTTP request from %s: %s", self._peer(), e)
             self._reject(400, "malformed HTTP request")
             return
-        if self._phase == _HEAD:
-            # A head spread over several reads: count them all (httptools gathers a header's
-            # pieces itself, so a huge one must be stopped here, not in `on_header`).
-            if was_head:
+        phase = self._phase
+        if phase == self._armed or phase == _NONE:
+            if phase == _HEAD:
+                # A head spread over several reads: count them all (httptools gathers a
+                # header's pieces itself, so a huge one must be stopped here).
                 self._head_size += len(data)
                 lim = self.limits
                 if self._head_size > lim.max_request_line + lim.max_header_bytes:
                     why = f"request head over {self._head_size} bytes"
                     self._refuse_with(_Refuse(431, "request header fields too large", why))
-            elif not self._head_size:
-                self._head_size = 1  # some of the head has arrived
+        elif phase == _HEAD:  # a head began in this read and is not complete
+            self._head_size = 1
+            self._arm(_HEAD, self.limits.head_timeout)
+        elif phase == _BODY:  # a body is due and is not complete in this read
+            length = self._headers.get("content-length")
+            limit = self._max_body
+            if length is not None and length.isdigit() and int(length) > limit:
+                # Refused before it is read (only part of a read of it may have been taken).
+                self.server.rejected_too_big += 1
+                self._refuse_with(
+                    _Refuse(
+                        413,
+                        f"message too large ({int(length)} bytes; limit {limit})",
+                        f"rejected a {int(length)}-byte request body (limit {limit}) "
+                        "before reading it",
+                        linger=int(length) - self._size,
+                        json_error=True,
+                    )
+                )
+                return
+            self._progress = False
+            self._arm(_BODY, self.limits.body_timeout)
 
     def _reject(self, status: int, text: str, content_type: str = "text/plain") -> None:
         """Answer `status` and close (bad HTTP: nothing more of this connection is read)."""
@@ -518,12 +561,13 @@ class _Conn(asyncio.Protocol):
             self._close()
             return
         t.write_eof()  # the answer is complete; what the client still sends is thrown away
-        self._linger_left = linger
-        self._linger_end = self.loop.time() + LINGER_MAX_SECONDS
-        self._progress = False
         if not self._reading:
             self._reading = True
             t.resume_reading()
+        self._closing = True
+        self._linger_left = linger
+        self._linger_end = self.loop.time() + LINGER_MAX_SECONDS
+        self._progress = False
         self._arm(_LINGER, LINGER_SECONDS)
 
     # ----------------------------------------------------------------- httptools callbacks
@@ -531,12 +575,10 @@ class _Conn(asyncio.Protocol):
     def on_message_begin(self) -> None:
         self._url = b""
         self._headers = Headers()
-        self._body = b""
         self._size = 0
         self._head_size = 0
         self._header_bytes = 0
-        self._header_fields = 0
-        self._arm(_HEAD, self.limits.head_timeout)
+        self._phase = _HEAD
 
     def on_url(self, url: bytes) -> None:
         self._url += url
@@ -545,45 +587,37 @@ class _Conn(asyncio.Protocol):
 
     def on_header(self, name: bytes, value: bytes) -> None:
         self._headers.add(name, value)
-        self._header_bytes += len(name) + len(value)
-        self._header_fields += 1
+        if self._count_headers:  # only a read larger than the limit can hold too much
+            self._header_bytes += len(name) + len(value)
+            if self._header_bytes > self._max_header_bytes:
+                raise self._too_large()
+
+    def _too_large(self) -> _Refuse:
         lim = self.limits
-        if self._header_bytes > lim.max_header_bytes or self._header_fields > lim.max_header_fields:
-            raise _Refuse(
-                431,
-                f"request header fields too large (limits: {lim.max_header_bytes} bytes, "
-                f"{lim.max_header_fields} fields)",
-            )
+        return _Refuse(
+            431,
+            f"request header fields too large (limits: {lim.max_header_bytes} bytes, "
+            f"{lim.max_header_fields} fields)",
+        )
 
     def on_headers_complete(self) -> None:
         headers = self._headers
-        length = headers.get("content-length")
-        limit = self.limits.max_body
-        if length is not None and length.isdigit() and int(length) > limit:
-            self.server.rejected_too_big += 1
-            raise _Refuse(
-                413,
-                f"message too large ({int(length)} bytes; limit {limit})",
-                f"rejected a {int(length)}-byte request body (limit {limit}) before reading it",
-                linger=int(length),
-                json_error=True,
-            )
-        self._progress = False
-        self._arm(_BODY, self.limits.body_timeout)
+        if headers.count() > self._max_fields:
+            raise self._too_large()
+        self._phase = _BODY
         if headers.get("expect", "").lower() == "100-continue":
             self.write(b"HTTP/1.1 100 Continue\r\n\r\n")
 
     def on_body(self, body: bytes) -> None:
         self._progress = True
         self._size += len(body)
-        if self._size > self.limits.max_body:
+        if self._size > self._max_body:
             self.server.rejected_too_big += 1
             limit = self.limits.max_body
             raise _Refuse(
                 413,
                 f"message too large (over {limit} bytes)",
                 f"rejected a request body of over {limit} bytes (limit {limit})",
-                linger=limit,
                 json_error=True,
             )
         buf = self._body
@@ -597,7 +631,7 @@ class _Conn(asyncio.Protocol):
             buf += body
 
     def on_message_complete(self) -> None:
-        self._phase = _NONE
+        self._phase = self._armed = _NONE
         url = self._url.decode("latin-1")
         path, _, query = url.partition("?")
         method = self.parser.get_method().decode("latin-1")
@@ -606,7 +640,7 @@ class _Conn(asyncio.Protocol):
         req.body = body if isinstance(body, bytes) else bytes(body)
         self._body = b""
         self._queue.append((req, self.parser.should_keep_alive()))
-        if len(self._queue) >= self.limits.max_pipelined:
+        if len(self._queue) >= self._max_pipelined:
             self._update_reading()
         if not self._busy:
             self._next()
@@ -620,12 +654,16 @@ class _Conn(asyncio.Protocol):
             self._busy = False
             self._current = None
             if not self._queue and not self.lost and not self._closing and self._phase == _NONE:
-                self._arm(_IDLE, self.limits.idle_timeout)
+                self._phase = self._armed = _IDLE
+                if self._timer is None:
+                    self._idle_mark = self._served
+                    self._schedule(self.limits.idle_timeout)
             return
         req, keep_alive = self._queue.popleft()
         if not self._reading:
             self._update_reading()
         self._busy = True
+        self._served += 1
         self._current = req
         if self._phase == _IDLE:
             self._phase = _NONE
