@@ -341,3 +341,11 @@ async def test_a_fast_reader_gets_the_whole_stream() -> None:
                 got += len(data)
         assert app.stream_error is None
         w.close()
+
+
+def test_the_config_defaults_are_the_server_defaults() -> None:
+    from manifold.config import HttpConfig
+
+    assert Limits.from_config(HttpConfig()) == Limits()
+    custom = HttpConfig(head_timeout=3, max_connections=7)
+    assert Limits.from_config(custom) == Limits(head_timeout=3, max_connections=7)
