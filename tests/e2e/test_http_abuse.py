@@ -407,3 +407,33 @@ def test_serve_beyond_loopback_needs_allowed_hosts_or_allow_remote(tmp_path: Pat
     cmd = [MANIFOLD, "serve", "--config", str(cfg), "--host", "0.0.0.0", "--port", str(port)]
     with http_server(cmd, f"http://127.0.0.1:{port}/health", tmp_path / "hosts.log"):
         pass
+
+
+def test_a_post_stream_nobody_reads_is_dropped(tmp_path: Path) -> None:
+    ups = {"flood": stdio_upstream("flood_server.py")}
+    with gateway(tmp_path, ups, stream_buffer=1 * MiB) as gw:
+        headers = _initialize(gw)
+        base = gw.rss()
+        s = gw.connect()
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 64 * 1024)
+        call = {
+            "jsonrpc": "2.0",
+            "id": 5,
+            "method": "tools/call",
+            "params": {
+                "name": "flood__flood",
+                "arguments": {"count": 8000, "size": 16 * 1024},  # 128 MiB of SSE events
+                "_meta": {"progressToken": "p"},
+            },
+        }
+        try:
+            s.sendall(_post(gw, headers, call))
+            text = wait_for(
+                lambda: "on a stream (http.stream_buffer)" in (t := gw.text()) and t, 60, "dropped"
+            )
+            grown = gw.rss() - base
+        finally:
+            s.close()
+        assert "dropped the connection from" in text
+        assert grown < 60 * MiB, f"grew {grown / MiB:.0f} MiB"
+        assert gw.health() == 200
