@@ -431,8 +431,9 @@ class _Conn(asyncio.Protocol):
     def abort(self, reason: str) -> None:
         if self.lost:
             return
-        self.server.dropped_slow += 1
+        self.server.dropped += 1
         log.warning("dropped the connection from %s: %s", self._peer(), reason)
+        self.lost = True  # from now on writes fail at once (connection_lost follows)
         if self.transport is not None:
             self.transport.abort()
 
@@ -445,7 +446,7 @@ class _Conn(asyncio.Protocol):
             await asyncio.shield(self._drain)
 
     def write(self, data: bytes) -> None:
-        if self.transport is not None and not self.lost:
+        if self.transport is not None and not self.lost and not self._closing:
             self.transport.write(data)
 
     def _update_reading(self) -> None:
@@ -525,6 +526,9 @@ class _Conn(asyncio.Protocol):
 
     def _reject(self, status: int, text: str, content_type: str = "text/plain") -> None:
         """Answer `status` and close (bad HTTP: nothing more of this connection is read)."""
+        if self._busy:
+            self.abort(f"{text} (while an earlier request was being answered)")
+            return
         self._respond_close(status, text, content_type, "")
         self._close()
 
@@ -552,8 +556,13 @@ class _Conn(asyncio.Protocol):
     ) -> None:
         """Answer `status`, log `why`, and close; read and drop up to `linger` more bytes first
         so that a client still sending sees the answer instead of a reset."""
-        log.warning("%s: answered %d to %s and closed", why, status, self._peer())
         self.server.refused[status] = self.server.refused.get(status, 0) + 1
+        if self._busy:
+            # An earlier request on this connection is still being answered: the refusal
+            # cannot be sent in order, so the connection goes, with both.
+            self.abort(f"{why} (while an earlier request was being answered)")
+            return
+        log.warning("%s: answered %d to %s and closed", why, status, self._peer())
         self._respond_close(status, text, content_type, headers)
         self._body = b""
         t = self.transport
@@ -698,7 +707,7 @@ class HttpServer:
         self.connections: set[_Conn] = set()
         self.rejected_too_big = 0
         self.refused_connections = 0
-        self.dropped_slow = 0
+        self.dropped = 0
         self.refused: dict[int, int] = {}
         self._server: asyncio.Server | None = None
 
