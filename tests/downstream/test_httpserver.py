@@ -207,7 +207,20 @@ async def test_content_length_over_the_limit_is_413_before_the_body() -> None:
         w.write(b"POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n")
         w.write(b"%x\r\n%b\r\n" % (1500, b"c" * 1500))
         assert (await read_response(r))[0] == 413
-        assert server.rejected_too_big == 3
+        # A client that asks first (Expect: 100-continue) is told no, not to go on.
+        r, w = await connect(port)
+        w.write(
+            b"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 5000\r\nExpect: 100-continue\r\n\r\n"
+        )
+        got = await closed_within(r, 5)
+        assert got.startswith(b"HTTP/1.1 413 ") and b"100 Continue" not in got
+        r, w = await connect(port)
+        w.write(b"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nExpect: 100-continue\r\n\r\n")
+        async with asyncio.timeout(5):
+            assert await r.readuntil(b"\r\n\r\n") == b"HTTP/1.1 100 Continue\r\n\r\n"
+        w.write(b"12345")
+        assert await read_response(r) == (200, b"ok:12345")
+        assert server.rejected_too_big == 4
         await served(port)
 
 

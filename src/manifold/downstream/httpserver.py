@@ -505,21 +505,9 @@ class _Conn(asyncio.Protocol):
             self._head_size = 1
             self._arm(_HEAD, self.limits.head_timeout)
         elif phase == _BODY:  # a body is due and is not complete in this read
-            length = self._headers.get("content-length")
-            limit = self._max_body
-            if length is not None and length.isdigit() and int(length) > limit:
-                # Refused before it is read (only part of a read of it may have been taken).
-                self.server.rejected_too_big += 1
-                self._refuse_with(
-                    _Refuse(
-                        413,
-                        f"message too large ({int(length)} bytes; limit {limit})",
-                        f"rejected a {int(length)}-byte request body (limit {limit}) "
-                        "before reading it",
-                        linger=int(length) - self._size,
-                        json_error=True,
-                    )
-                )
+            refusal = self._declared_too_large()
+            if refusal is not None:
+                self._refuse_with(refusal)
                 return
             self._progress = False
             self._arm(_BODY, self.limits.body_timeout)
@@ -609,12 +597,31 @@ class _Conn(asyncio.Protocol):
             f"{lim.max_header_fields} fields)",
         )
 
+    def _declared_too_large(self) -> _Refuse | None:
+        """A Content-Length over the limit: refused before the body is read (at most part of
+        one read of it has been taken)."""
+        length = self._headers.get("content-length")
+        limit = self._max_body
+        if length is None or not length.isdigit() or int(length) <= limit:
+            return None
+        self.server.rejected_too_big += 1
+        return _Refuse(
+            413,
+            f"message too large ({int(length)} bytes; limit {limit})",
+            f"rejected a {int(length)}-byte request body (limit {limit}) before reading it",
+            linger=int(length) - self._size,
+            json_error=True,
+        )
+
     def on_headers_complete(self) -> None:
         headers = self._headers
         if headers.count() > self._max_fields:
             raise self._too_large()
         self._phase = _BODY
         if headers.get("expect", "").lower() == "100-continue":
+            refusal = self._declared_too_large()
+            if refusal is not None:
+                raise refusal  # and no "100 Continue": the client need not send the body
             self.write(b"HTTP/1.1 100 Continue\r\n\r\n")
 
     def on_body(self, body: bytes) -> None:
