@@ -173,6 +173,30 @@ def test_connections_past_the_cap_get_503(tmp_path: Path) -> None:
         assert "refused a connection: 50 open (http.max_connections)" in gw.text()
 
 
+def test_a_flood_of_idle_connections_is_capped_by_default(tmp_path: Path) -> None:
+    with gateway(tmp_path) as gw:  # the default cap: 1024 connections
+        conns = [gw.connect() for _ in range(1100)]
+        try:
+            time.sleep(1.0)
+            refused = held = 0
+            for s in conns:
+                s.setblocking(False)
+                try:
+                    got = s.recv(65536)
+                except BlockingIOError:
+                    held += 1
+                    continue
+                assert status_of(got) == 503
+                refused += 1
+            assert (held, refused) == (1024, 76)
+            for s in conns[:10]:
+                s.close()
+            assert wait_for(lambda: gw.health() == 200, 10, "a new client served")
+        finally:
+            for s in conns:
+                s.close()
+
+
 def test_stalled_bodies_are_dropped_and_their_memory_freed(tmp_path: Path) -> None:
     with gateway(tmp_path, body_timeout=2.0) as gw:
         base = gw.rss()

@@ -12,7 +12,8 @@ Every connection is bounded (`Limits`, from the `http:` config):
   connection opening), a body may not pause longer than `body_timeout`, an idle keep-alive
   connection is closed after `idle_timeout`, and a client that reads nothing for
   `write_timeout` while its answers wait is dropped. A connection has one timer, re-armed by
-  storing a deadline (nothing is done per byte).
+  storing a deadline (nothing is done per byte); idleness is checked once per `idle_timeout`,
+  so an idle connection goes within twice that.
 - size: request line (414), header bytes and fields (431), body (413, refused from its
   `Content-Length` before it is read), pipelined requests waiting for their turn.
 - count: past `max_connections` a new connection gets 503 with `Retry-After` and is closed.
@@ -354,7 +355,6 @@ class _Conn(asyncio.Protocol):
         lim = self.limits
         transport.set_write_buffer_limits(high=lim.write_high_water)
         if len(self.server.connections) >= lim.max_connections:
-            self.server.refused_connections += 1
             self._refuse(
                 503,
                 "too many connections",
@@ -713,9 +713,8 @@ class HttpServer:
         self.max_body = self.limits.max_body
         self.connections: set[_Conn] = set()
         self.rejected_too_big = 0
-        self.refused_connections = 0
-        self.dropped = 0
-        self.refused: dict[int, int] = {}
+        self.dropped = 0  # connections dropped (a client too slow, or a handler's abort)
+        self.refused: dict[int, int] = {}  # refusals by status
         self._server: asyncio.Server | None = None
 
     async def start(self, host: str, port: int) -> int:
