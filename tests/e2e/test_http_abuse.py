@@ -122,28 +122,30 @@ def status_of(data: bytes) -> int:
 
 
 def test_slow_heads_and_idle_connections_are_closed(tmp_path: Path) -> None:
-    with gateway(tmp_path, head_timeout=1.0) as gw:
-        slow = [gw.connect() for _ in range(20)]
-        idle = [gw.connect() for _ in range(100)]
+    with gateway(tmp_path, head_timeout=2.0) as gw:
         head = gw.head("POST", extra="X-Slow: " + "s" * 20 + "\r\n")
+        slow = [gw.connect() for _ in range(20)]
+        for s in slow:
+            s.send(head[:1])
+        idle = [gw.connect() for _ in range(100)]
         stop = threading.Event()
 
-        def dribble() -> None:  # one header byte a second on each slow connection
-            for i in range(len(head)):
+        def dribble() -> None:  # then one header byte a second on each slow connection
+            for i in range(1, len(head)):
+                if stop.wait(1.0):
+                    return
                 for s in slow:
                     with contextlib.suppress(OSError):
                         s.send(head[i : i + 1])
-                if stop.wait(1.0):
-                    return
 
         t = threading.Thread(target=dribble, daemon=True)
         t.start()
         try:
             assert gw.health() == 200  # others are served meanwhile
             for s in slow:
-                assert status_of(read_all(s, 15)) == 408
+                assert status_of(read_all(s, 20)) == 408
             for s in idle:
-                assert read_all(s, 15) == b""
+                assert read_all(s, 20) == b""
             assert gw.health() == 200
         finally:
             stop.set()
@@ -151,44 +153,56 @@ def test_slow_heads_and_idle_connections_are_closed(tmp_path: Path) -> None:
             for s in slow + idle:
                 s.close()
         text = gw.text()
-        assert text.count("request head not complete within 1 s") == 20, text[-3000:]
+        assert text.count("request head not complete within 2 s") == 20, text[-3000:]
+        assert text.count("no request within 2 s") >= 100, text[-3000:]
+
+
+def classify(conns: list[socket.socket], refused_wanted: int, seconds: float) -> tuple[int, int]:
+    """(held, refused): how many connections are still open with nothing to read, and how many
+    were answered 503; waits (bounded) for the refusals to arrive, then a little longer in case
+    there are more than wanted."""
+    answered: set[int] = set()
+    for s in conns:
+        s.setblocking(False)
+
+    def poll() -> int:
+        for i, s in enumerate(conns):
+            if i in answered:
+                continue
+            try:
+                got = s.recv(65536)
+            except BlockingIOError:
+                continue
+            assert status_of(got) == 503
+            assert b"Retry-After: 1" in got
+            answered.add(i)
+        return len(answered)
+
+    wait_for(lambda: poll() >= refused_wanted, seconds, f"{refused_wanted} refused")
+    time.sleep(0.5)
+    poll()
+    return len(conns) - len(answered), len(answered)
 
 
 def test_connections_past_the_cap_get_503(tmp_path: Path) -> None:
     with gateway(tmp_path, max_connections=50, head_timeout=60) as gw:
-        held = [gw.connect() for _ in range(50)]
+        conns = [gw.connect() for _ in range(53)]
         try:
-            time.sleep(0.5)
-            extra = gw.connect()
-            got = read_all(extra, 10)
-            extra.close()
-            assert status_of(got) == 503
-            assert b"Retry-After: 1" in got
-            for s in held[:5]:
+            assert classify(conns, 3, 15) == (50, 3)
+            for s in conns[:5]:
                 s.close()
             assert wait_for(lambda: gw.health() == 200, 10, "a new client served")
         finally:
-            for s in held:
+            for s in conns:
                 s.close()
-        assert "refused a connection: 50 open (http.max_connections)" in gw.text()
+        assert gw.text().count("refused a connection: 50 open (http.max_connections)") == 3
 
 
 def test_a_flood_of_idle_connections_is_capped_by_default(tmp_path: Path) -> None:
     with gateway(tmp_path) as gw:  # the default cap: 1024 connections
         conns = [gw.connect() for _ in range(1100)]
         try:
-            time.sleep(1.0)
-            refused = held = 0
-            for s in conns:
-                s.setblocking(False)
-                try:
-                    got = s.recv(65536)
-                except BlockingIOError:
-                    held += 1
-                    continue
-                assert status_of(got) == 503
-                refused += 1
-            assert (held, refused) == (1024, 76)
+            assert classify(conns, 76, 30) == (1024, 76)
             for s in conns[:10]:
                 s.close()
             assert wait_for(lambda: gw.health() == 200, 10, "a new client served")
@@ -198,7 +212,7 @@ def test_a_flood_of_idle_connections_is_capped_by_default(tmp_path: Path) -> Non
 
 
 def test_stalled_bodies_are_dropped_and_their_memory_freed(tmp_path: Path) -> None:
-    with gateway(tmp_path, body_timeout=2.0) as gw:
+    with gateway(tmp_path, body_timeout=5.0) as gw:
         base = gw.rss()
         conns = []
         chunk = b"x" * MiB
@@ -219,7 +233,7 @@ def test_stalled_bodies_are_dropped_and_their_memory_freed(tmp_path: Path) -> No
         after = wait_for(lambda: (r := gw.rss()) < base + 60 * MiB and r, 20, "memory freed")
         assert after < peak
         assert gw.health() == 200
-        assert gw.text().count("request body stalled for 2 s after 31457280 bytes") == 10
+        assert gw.text().count("request body stalled for 5 s after 31457280 bytes") == 10
 
 
 def test_a_body_over_the_limit_is_refused_before_it_is_sent(tmp_path: Path) -> None:
