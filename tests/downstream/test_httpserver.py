@@ -378,3 +378,21 @@ async def test_a_refused_pipelined_request_during_an_answer_closes_cleanly(
         app.hold.set()
         await served(port)
     assert "(while an earlier request was being answered)" in caplog.text
+
+
+@pytest.mark.parametrize(
+    ("http", "needle"),
+    [
+        ({"max_connections": 0}, "http.max_connections"),
+        ({"head_timeout": 0}, "http.head_timeout"),
+        ({"max_body": 64 * 1024 * 1024}, "http.max_body"),
+        ({"max_header_bytes": "lots"}, "http.max_header_bytes"),
+        ({"header_timeout": 5}, "http.header_timeout: unknown key"),
+    ],
+)
+def test_bad_limits_are_refused_naming_the_key(http: dict[str, Any], needle: str) -> None:
+    from manifold.config import ConfigError, parse_config
+
+    with pytest.raises(ConfigError) as e:
+        parse_config({"http": http}, "cfg.yaml", env={})
+    assert needle in str(e.value)
