@@ -274,7 +274,9 @@ class HttpFront:
 
     async def post(self, req: Request, resp: Responder) -> None:
         ctype = req.headers.get("content-type", "")
-        if ctype.partition(";")[0].strip().lower() != "application/json":
+        if ctype != "application/json" and (
+            ctype.partition(";")[0].strip().lower() != "application/json"
+        ):
             # A browser may send text/plain (or no type) cross-site without a preflight.
             log.warning("rejected a POST with Content-Type %r", ctype)
             _error(

@@ -514,7 +514,7 @@ class _Conn(asyncio.Protocol):
 
     def _reject(self, status: int, text: str, content_type: str = "text/plain") -> None:
         """Answer `status` and close (bad HTTP: nothing more of this connection is read)."""
-        if self._busy:
+        if self._busy or self._queue:
             self.abort(f"{text} (while an earlier request was being answered)")
             return
         self._respond_close(status, text, content_type, "")
@@ -545,8 +545,8 @@ class _Conn(asyncio.Protocol):
         """Answer `status`, log `why`, and close; read and drop up to `linger` more bytes first
         so that a client still sending sees the answer instead of a reset."""
         self.server.refused[status] = self.server.refused.get(status, 0) + 1
-        if self._busy:
-            # An earlier request on this connection is still being answered: the refusal
+        if self._busy or self._queue:
+            # An earlier request on this connection is still to be answered: the refusal
             # cannot be sent in order, so the connection goes, with both.
             self.abort(f"{why} (while an earlier request was being answered)")
             return
