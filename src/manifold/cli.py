@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import ipaddress
 import json
 import logging
 import os
@@ -198,6 +199,11 @@ def run(config: str, no_prefix: bool, exposure: str | None, log_level: str) -> N
 @click.option("--host", default=None, help="Bind address (default 127.0.0.1, loopback only).")
 @click.option("--port", default=None, type=click.IntRange(0, 65535), help="Port (default 8765).")
 @click.option(
+    "--allow-remote",
+    is_flag=True,
+    help="Allow binding beyond loopback with no http.allowed_hosts (there is no authentication).",
+)
+@click.option(
     "--log-level",
     default="info",
     show_default=True,
@@ -209,6 +215,7 @@ def serve(
     exposure: str | None,
     host: str | None,
     port: int | None,
+    allow_remote: bool,
     log_level: str,
 ) -> None:
     """Serve MCP over Streamable HTTP at /mcp (both protocol eras)."""
@@ -218,6 +225,12 @@ def serve(
         update={k: v for k, v in (("host", host), ("port", port)) if v is not None}
     )
     cfg = cfg.model_copy(update={"http": http})
+    if not _is_loopback(http.host) and not http.allowed_hosts and not allow_remote:
+        raise UserError(
+            f"refusing to serve on {http.host}, beyond loopback, with no http.allowed_hosts: "
+            "anyone who can reach it could use every upstream. List the names clients use in "
+            "http.allowed_hosts, or pass --allow-remote to bind anyway."
+        )
 
     async def main_() -> None:
         from manifold.downstream.http import HttpFront
@@ -248,6 +261,15 @@ def serve(
             await front.stop()
 
     _run_async(main_)
+
+
+def _is_loopback(host: str) -> bool:
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False  # a name other than localhost: it may resolve beyond loopback
 
 
 async def _connect_all(cfg: GatewayConfig) -> Any:

@@ -201,6 +201,19 @@ class HttpConfig(_Strict):
     # Extra Host header values accepted besides loopback names (DNS-rebinding defence).
     allowed_hosts: list[str] = Field(default_factory=list)
     allowed_origins: list[str] = Field(default_factory=list)
+    # What one connection may cost (docs/architecture.md, "HTTP connections"). Sizes in bytes,
+    # times in seconds.
+    max_body: int = Field(default=32 * 1024 * 1024, ge=1024, le=32 * 1024 * 1024)
+    head_timeout: float = Field(default=10.0, gt=0)
+    body_timeout: float = Field(default=30.0, gt=0)
+    idle_timeout: float = Field(default=60.0, gt=0)
+    write_timeout: float = Field(default=30.0, gt=0)
+    max_connections: int = Field(default=1024, ge=1)
+    max_request_line: int = Field(default=8 * 1024, ge=256)
+    max_header_bytes: int = Field(default=64 * 1024, ge=1024)
+    max_header_fields: int = Field(default=100, ge=8)
+    max_pipelined: int = Field(default=16, ge=1)
+    write_high_water: int = Field(default=256 * 1024, ge=4 * 1024)
     # Legacy sessions: at most this many (a new one evicts the idlest), each ended after this
     # many seconds without a request (an open GET stream does not count as a request).
     max_sessions: int = Field(default=1000, ge=1)
@@ -211,7 +224,7 @@ class HttpConfig(_Strict):
     replay_max_age: float = Field(default=300.0, gt=0)
     # An SSE stream whose client does not read: dropped (connection closed, with a log line)
     # once this many bytes wait unsent, or once it has stayed behind this many seconds.
-    stream_max_buffer: int = Field(default=1024 * 1024, ge=64 * 1024)
+    stream_max_buffer: int = Field(default=4 * 1024 * 1024, ge=64 * 1024)
     stream_stall_timeout: float = Field(default=30.0, gt=0)
     # isolation: per_client: a client at an upstream's max_clients may take the place of a
     # session idle this long (no request, none in flight, no GET stream open): it is ended.

@@ -25,8 +25,8 @@ from urllib.parse import urlsplit
 
 import orjson
 
-from manifold.downstream.frames import MAX_FRAME, BadFrame, parse_frame
-from manifold.downstream.httpserver import HttpServer, Request, Responder
+from manifold.downstream.frames import BadFrame, parse_frame
+from manifold.downstream.httpserver import HttpServer, Limits, Request, Responder
 from manifold.downstream.session import DownstreamSession
 from manifold.gateway import Gateway
 from manifold.protocol import jsonrpc as rpc
@@ -63,7 +63,6 @@ def _text(resp: Responder, status: int, text: str, headers: dict[str, str] | Non
 EVENT_OVERHEAD = 160
 # A stream is "behind" while its connection holds more than this unsent (a stand-in for the
 # connection's own high-water mark, which httpserver.py is to provide).
-STREAM_HIGH_WATER = 64 * 1024
 
 
 def sse_event(eid: str, frame: bytes) -> bytes:
@@ -205,8 +204,8 @@ class _Answer:
         resp = self.resp
         if resp.done or self.dropped:
             return
-        unsent = resp.buffered()
-        if unsent > STREAM_HIGH_WATER:
+        unsent = resp.buffered
+        if resp.is_behind:
             now = time.monotonic()
             if not self.behind:
                 self.behind = now
@@ -220,7 +219,7 @@ class _Answer:
                     now - self.behind,
                     " (it may resume with Last-Event-ID)" if self.log is not None else "",
                 )
-                resp.abort()
+                resp.abort("an SSE stream's client stopped reading (http.stream_max_buffer)")
                 return
         else:
             self.behind = 0.0
@@ -305,7 +304,7 @@ class HttpFront:
             if up.cfg.isolation == "per_client":
                 up.reclaim = self._reclaim_client
         self.modern = DownstreamSession(shared=True)  # stateless requests share no state
-        self.server = HttpServer(self.handle, MAX_FRAME)
+        self.server = HttpServer(self.handle, Limits.from_config(cfg))
         self._sweeper: asyncio.Task[None] | None = None
         self._starting: asyncio.Task[None] | None = None
         self.url = ""
@@ -416,6 +415,8 @@ class HttpFront:
             else:
                 _text(resp, 405, "Method Not Allowed", {"Allow": "GET, POST, DELETE"})
         elif req.path == "/health" and req.method == "GET":
+            if not self._origin_ok(req, resp):  # it names the upstreams: same checks as /mcp
+                return
             ups = {n: u.state for n, u in self.gw.upstreams.items()}
             resp.send(200, _JSON, orjson.dumps({"status": "ok", "upstreams": ups}))
         else:
@@ -445,6 +446,20 @@ class HttpFront:
     # ----------------------------------------------------------------- POST
 
     async def post(self, req: Request, resp: Responder) -> None:
+        ctype = req.headers.get("content-type", "")
+        if ctype != "application/json" and (
+            ctype.partition(";")[0].strip().lower() != "application/json"
+        ):
+            # A browser may send text/plain (or no type) cross-site without a preflight.
+            log.warning("rejected a POST with Content-Type %r", ctype)
+            _error(
+                resp,
+                None,
+                rpc.INVALID_REQUEST,
+                "Unsupported Media Type: Content-Type must be application/json",
+                415,
+            )
+            return
         accept = req.headers.get("accept", "")
         if "application/json" not in accept and "*/*" not in accept:
             _error(
@@ -695,7 +710,11 @@ class HttpFront:
         sent = stream.seq if after is None else after
         # What is kept now is replayed; what comes from now on goes to the follower.
         missed = [e for e in stream.events if e[0] > sent] if after is not None else []
-        follower = _Follower(max_buffer, max(sent, stream.seq), resp.abort)
+        follower = _Follower(
+            max_buffer,
+            max(sent, stream.seq),
+            lambda: resp.abort("a GET stream's client stopped reading (http.stream_max_buffer)"),
+        )
         stream.follower = follower
         try:
             resp.start_now(200, _SSE)
@@ -731,7 +750,7 @@ class HttpFront:
                     s.down.id[:8],
                     e if isinstance(e, _StreamBehind) else f"more than {max_buffer} bytes waiting",
                 )
-                resp.abort()
+                resp.abort("its client is behind on a GET stream")
         finally:
             if stream.follower is follower:
                 stream.follower = None

@@ -19,6 +19,10 @@ class Headers:
     def add(self, name: bytes, value: bytes) -> None:
         self._raw.append((name, value))
 
+    def count(self) -> int:
+        """Fields as received (a repeated name counts each time)."""
+        return len(self._raw)
+
     def _index(self) -> dict[bytes, bytes]:
         m = self._map
         if m is None:
