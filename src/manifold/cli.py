@@ -18,6 +18,7 @@ import click
 
 from manifold import __version__
 from manifold.config import ConfigError, GatewayConfig, load_config
+from manifold.memory import return_large_buffers
 
 log = logging.getLogger("manifold")
 
@@ -166,6 +167,7 @@ def main() -> None:
 def run(config: str, no_prefix: bool, exposure: str | None, log_level: str) -> None:
     """Serve MCP on stdin/stdout (put this in your IDE's MCP config)."""
     _setup_logging(log_level)
+    return_large_buffers()
     if sys.stdin.isatty():
         click.echo(
             "manifold run speaks MCP on stdin/stdout for an MCP client (put it in your IDE's "
@@ -220,6 +222,7 @@ def serve(
 ) -> None:
     """Serve MCP over Streamable HTTP at /mcp (both protocol eras)."""
     _setup_logging(log_level)
+    return_large_buffers()
     cfg = _load_to_serve(config, no_prefix)
     http = cfg.http.model_copy(
         update={k: v for k, v in (("host", host), ("port", port)) if v is not None}
