@@ -312,7 +312,11 @@ USER_ERRORS = [
     (["serve", "-c", "{ok}", "--port", "99999"], "99999 is not in the range"),
     (["serve", "-c", "{ok}", "--log-level", "foo"], "'foo' is not one of"),
     (["serve", "-c", "{ok}", "--port", "{busy}"], "cannot listen on 127.0.0.1:{busy}: Address"),
-    (["serve", "-c", "{ok}", "--host", "no-such-host.invalid"], "cannot listen on no-such-host"),
+    (
+        ["serve", "-c", "{ok}", "--host", "no-such-host.invalid", "--allow-remote"],
+        "cannot listen on no-such-host",
+    ),
+    (["serve", "-c", "{ok}", "--host", "0.0.0.0"], "refusing to serve on 0.0.0.0, beyond loopback"),
     (["run", "-c", "{tmp}/missing.yaml"], "file not found"),
     (["run", "-c", "{tmp}/state.yaml"], "state.yaml: state.path: cannot create {tmp}/afile"),
     (
