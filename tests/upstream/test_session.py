@@ -95,6 +95,15 @@ async def call(
     return rpc.load_raw(msg.result)["content"][0]["text"]
 
 
+async def in_flight(session: UpstreamSession, n: int) -> None:
+    """Let the calls just started reach the point where they wait for their answer."""
+    for _ in range(10):  # a few loop turns, no wall-clock time
+        if session.in_flight == n:
+            return
+        await asyncio.sleep(0)
+    raise AssertionError(f"{session.in_flight} calls in flight, not {n}")
+
+
 async def wire_log(session: UpstreamSession) -> list[dict[str, Any]]:
     frames: list[dict[str, Any]] = json.loads(await call(session, "seen"))
     return frames
@@ -163,10 +172,7 @@ async def test_a_timed_out_call_is_cancelled_upstream_under_the_upstreams_id(
     with pytest.raises(TimeoutError):
         await call(session, "hold", timeout=0.3)
     task = asyncio.ensure_future(call(session, "hold"))
-    for _ in range(100):  # until the request is written (bounded)
-        if session.in_flight:
-            break
-        await asyncio.sleep(0.01)
+    await in_flight(session, 1)
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task
@@ -208,10 +214,7 @@ async def test_a_closed_transport_fails_every_call_in_flight(
 ) -> None:
     session, events = wire
     holds = [asyncio.ensure_future(call(session, "hold")) for _ in range(3)]
-    for _ in range(100):
-        if session.in_flight == 3:
-            break
-        await asyncio.sleep(0.01)
+    await in_flight(session, 3)
     exiting = asyncio.ensure_future(call(session, "exit", {"code": 3}))
     results = await asyncio.wait_for(asyncio.gather(*holds, exiting, return_exceptions=True), WAIT)
     for r in results:

@@ -94,7 +94,13 @@ def alive(pid: int) -> bool:
 async def test_a_lazy_upstream_starts_once_on_its_first_requests(make: Any) -> None:
     up, events = make(faulty())
     assert up.state == "stopped" and up.session is None
-    pids = await asyncio.gather(*(pid_of(up) for _ in range(5)))
+    calls = [asyncio.ensure_future(pid_of(up)) for _ in range(5)]
+    for _ in range(10):  # a few loop turns, no wall-clock time
+        if up.state != "stopped":
+            break
+        await asyncio.sleep(0)
+    assert up.state == "starting"
+    pids = await asyncio.wait_for(asyncio.gather(*calls), WAIT)
     assert len(set(pids)) == 1  # five callers at once, one process
     assert up.state == "ready" and events.ready == ["f"]
     assert up.session is not None and up.session.transport.pid == pids[0]
@@ -148,7 +154,7 @@ async def test_a_failing_start_says_why_and_is_retried(make: Any, tmp_path: Path
 
 def test_the_backoff_doubles_to_its_ceiling_with_bounded_jitter() -> None:
     cfg = faulty(restart_backoff_initial=0.5, restart_backoff_max=3.0)
-    events = Events.__new__(Events)  # no loop needed: only the arithmetic runs
+    events = Events()
     up = Upstream("f", cfg, events, lambda _n: None, {})
     bases = [0.5, 1.0, 2.0, 3.0, 3.0, 3.0]
     for base in bases:
