@@ -7,8 +7,7 @@ Tools:
   * `progress(steps, together)`: held until `together` progress calls are waiting, then, for
     each (newest first), `steps` notifications/progress on the call's own progressToken, one on
     a token no call gave (424242), one on "stray" and one on each of `old_tokens`, then the
-    answer: JSON text
-    {"id": <request id>, "token": <progressToken>}.
+    answer: JSON text {"id": <request id>, "token": <progressToken>}.
   * `echo(text)`: answers with the text; `together` as for progress, answered newest first.
   * `stray(text)`: first answers ids nobody asked (987654, "nope", null), then the text.
   * `hold()`: never answers; a notifications/cancelled for it is recorded (see `seen`).
