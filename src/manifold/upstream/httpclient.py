@@ -172,8 +172,9 @@ class _Conn(asyncio.Protocol):
 
     def finish(self, reuse: bool) -> None:
         self.head = None
-        if reuse and self.keep_alive and not self.closed:
-            self.pool._idle.append(self)
+        idle = self.pool._idle
+        if reuse and self.keep_alive and not self.closed and len(idle) < self.pool.max_idle:
+            idle.append(self)
         elif self.transport is not None:
             self.closed = True
             self.transport.close()
