@@ -25,7 +25,7 @@ import yaml
 REPO = Path(__file__).resolve().parents[1]
 PY = sys.executable
 MANIFOLD = str(Path(sys.executable).parent / "manifold")
-UPSTREAMS = REPO / "tests" / "upstreams"
+SERVERS = REPO / "tests" / "servers"
 # The Node tools (`make tools`); MANIFOLD_TEST_TOOLS points elsewhere (a run without them).
 TOOLS = Path(os.environ.get("MANIFOLD_TEST_TOOLS") or REPO / ".tools")
 NODE = TOOLS / "bin" / "node"
@@ -99,10 +99,10 @@ def wait_http(url: str, timeout: float = 30.0, proc: subprocess.Popen[Any] | Non
 
 
 def stdio_upstream(script: str, *args: str, **extra: Any) -> dict[str, Any]:
-    """Config for a test upstream script in tests/upstreams/ run over stdio."""
+    """Config for a test upstream script in tests/servers/ run over stdio."""
     cfg: dict[str, Any] = {
         "command": PY,
-        "args": [str(UPSTREAMS / script), *args],
+        "args": [str(SERVERS / script), *args],
         "env": {"MANIFOLD_TEST_MARK": MARK},
     }
     cfg.update(extra)

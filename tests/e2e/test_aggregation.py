@@ -37,8 +37,8 @@ from tests.support import (
     MANIFOLD,
     NODE,
     PY,
+    SERVERS,
     TOOLS,
-    UPSTREAMS,
     free_port,
     gateway_http,
     recording_sampler,
@@ -145,8 +145,8 @@ def upstream_urls(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str
     """beta (basic, Streamable HTTP), delta (control, Streamable HTTP), ev (everything, SSE)."""
     logs = tmp_path_factory.mktemp("upstreams")
     ports = {name: free_port() for name in ("beta", "delta", "ev")}
-    basic = [PY, str(UPSTREAMS / "basic_server.py"), "--http", "--name", "beta"]
-    control = [PY, str(UPSTREAMS / "control_server.py"), "--http", "--name", "delta"]
+    basic = [PY, str(SERVERS / "basic_server.py"), "--http", "--name", "beta"]
+    control = [PY, str(SERVERS / "control_server.py"), "--http", "--name", "delta"]
     urls = {name: f"http://127.0.0.1:{port}/mcp" for name, port in ports.items()}
     urls["ev"] = f"http://127.0.0.1:{ports['ev']}/sse"
     with (

@@ -17,7 +17,7 @@ import pytest
 from tests.support import (
     MANIFOLD,
     PY,
-    UPSTREAMS,
+    SERVERS,
     free_port,
     stdio_upstream,
     stop_group,
@@ -185,7 +185,7 @@ def test_run_logs_each_dropped_entry(tmp_path: Path) -> None:
 
 
 def test_client_file_resolves_workspace_folder_like_import(tmp_path: Path) -> None:
-    (tmp_path / "server.py").write_text((UPSTREAMS / "basic_server.py").read_text())
+    (tmp_path / "server.py").write_text((SERVERS / "basic_server.py").read_text())
     _client_file(
         tmp_path / ".vscode" / "mcp.json",
         {"ws": {"command": PY, "args": ["${workspaceFolder}/server.py", "--name", "ws"]}},

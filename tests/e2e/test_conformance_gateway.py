@@ -15,8 +15,8 @@ import pytest
 from tests.support import (
     NODE_MODULES,
     PY,
+    SERVERS,
     TOOLS,
-    UPSTREAMS,
     free_port,
     gateway_http,
     http_server,
@@ -45,7 +45,7 @@ def gateway_url(
             yield url
         return
     port = free_port()
-    fixture_cmd = [PY, str(UPSTREAMS / "conformance_fixture.py"), "--http", "--port", str(port)]
+    fixture_cmd = [PY, str(SERVERS / "conformance_fixture.py"), "--http", "--port", str(port)]
     with http_server(fixture_cmd, f"http://127.0.0.1:{port}/health", work / "fixture.log"):
         cfg = write_config(work / "gw.yaml", {"fixture": {"url": f"http://127.0.0.1:{port}/mcp"}})
         with gateway_http(cfg, work / "gateway.log", "--no-prefix") as url:

@@ -1,5 +1,5 @@
 """An upstream SSE event over `max_event_bytes`: the real `manifold run` in front of a real
-Streamable HTTP server (tests/upstreams/structured_server.py, whose `inventory_slowly` answers
+Streamable HTTP server (tests/servers/structured_server.py, whose `inventory_slowly` answers
 on an SSE stream), driven by the official `mcp` client.
 
 The call whose answer is too large gets a clear JSON-RPC error naming the limit; the gateway
@@ -13,8 +13,8 @@ import pytest
 from mcp import Client, StdioServerParameters
 from mcp.shared.exceptions import MCPError
 
-from tests.support import MANIFOLD, PY, UPSTREAMS, free_port, http_server, test_env, write_config
-from tests.upstreams.structured_server import inventory, time_result
+from tests.servers.structured_server import inventory, time_result
+from tests.support import MANIFOLD, PY, SERVERS, free_port, http_server, test_env, write_config
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -26,7 +26,7 @@ async def test_an_answer_over_max_event_bytes_is_refused_and_the_rest_flows(
 ) -> None:
     port = free_port()
     url = f"http://127.0.0.1:{port}/mcp"
-    cmd = [PY, str(UPSTREAMS / "structured_server.py"), "--http", "--port", str(port)]
+    cmd = [PY, str(SERVERS / "structured_server.py"), "--http", "--port", str(port)]
     with http_server(cmd, url, tmp_path / "beta.log"):
         cfg = write_config(
             tmp_path / "gw.yaml",

@@ -247,7 +247,7 @@ def descendants(root: int) -> set[int]:
 
 
 def upstream_pids(script: str, name: str) -> list[int]:
-    """Live marked processes running tests/upstreams/<script> --name <name>."""
+    """Live marked processes running tests/servers/<script> --name <name>."""
     found = []
     for pid in marked_pids():
         try:

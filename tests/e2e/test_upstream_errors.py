@@ -15,7 +15,7 @@ from tests.e2e.test_supervision import StdioGateway, assert_nothing_left, error_
 from tests.support import (
     MANIFOLD,
     PY,
-    UPSTREAMS,
+    SERVERS,
     free_port,
     http_server,
     stdio_upstream,
@@ -26,7 +26,7 @@ from tests.support import (
 
 def test_check_names_the_cause_of_each_failed_upstream(tmp_path: Path) -> None:
     port = free_port()
-    server = [PY, str(UPSTREAMS / "status_server.py"), "--port", str(port), "--status", "401"]
+    server = [PY, str(SERVERS / "status_server.py"), "--port", str(port), "--status", "401"]
     with http_server(server, f"http://127.0.0.1:{port}/", tmp_path / "status.log"):
         cfg = write_config(
             tmp_path / "gw.yaml",

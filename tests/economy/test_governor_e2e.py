@@ -1,5 +1,5 @@
 """The response governor end to end: the real `manifold run` (stdio) in front of a real MCP
-server with large results (tests/upstreams/large_server.py), driven by the official `mcp`
+server with large results (tests/servers/large_server.py), driven by the official `mcp`
 client in both protocol eras.
 
 A large result arrives cut to the budget with a read_result id; reading every page gives the
@@ -18,8 +18,8 @@ import orjson
 import pytest
 from mcp import Client, StdioServerParameters, types
 
+from tests.servers.large_server import big_text, issues_json
 from tests.support import MANIFOLD, stdio_upstream, test_env, write_config
-from tests.upstreams.large_server import big_text, issues_json
 
 pytestmark = pytest.mark.timeout(120)
 

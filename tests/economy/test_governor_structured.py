@@ -1,6 +1,6 @@
 """The response governor never corrupts structured results: the real `manifold run` (stdio) in
 front of a real MCP server whose tools declare an outputSchema
-(tests/upstreams/structured_server.py), driven by the official `mcp` client, which checks
+(tests/servers/structured_server.py), driven by the official `mcp` client, which checks
 structuredContent against that schema, in both protocol eras.
 
 With dedup on (the default) a repeated call still gets the upstream's structuredContent; with
@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 from mcp import Client, StdioServerParameters, types
 
+from tests.servers.structured_server import inventory, time_result
 from tests.support import MANIFOLD, stdio_upstream, test_env, write_config
-from tests.upstreams.structured_server import inventory, time_result
 
 pytestmark = pytest.mark.timeout(120)
 

@@ -18,7 +18,7 @@ from manifold.economy.projection import (
     compile_drop,
     project_result,
 )
-from tests.upstreams.large_server import issues_json
+from tests.servers.large_server import issues_json
 
 
 def drop(patterns: list[str], value: Any) -> Any:

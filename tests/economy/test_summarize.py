@@ -19,7 +19,7 @@ from manifold.config import SummarizeConfig
 from manifold.economy.summarize import PROMPT_CHARS, Summarizer
 from manifold.economy.tokens import estimate
 from tests.middleware.support import RESERVE, ctx, gateway, governed, read_all, text_result
-from tests.upstreams.large_server import big_text
+from tests.servers.large_server import big_text
 
 RID = re.compile(r'read_result\(id="([^"]+)"')
 

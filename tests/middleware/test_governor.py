@@ -33,7 +33,7 @@ from tests.middleware.support import (
     read_all,
     text_result,
 )
-from tests.upstreams.large_server import big_text, issues_json
+from tests.servers.large_server import big_text, issues_json
 
 RID = re.compile(r'read_result\(id="([^"]+)"')
 

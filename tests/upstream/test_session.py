@@ -17,7 +17,7 @@ from manifold.protocol import jsonrpc as rpc
 from manifold.upstream import errors
 from manifold.upstream.session import UpstreamError, UpstreamSession
 from manifold.upstream.stdio import StdioTransport
-from tests.support import MARK, PY, UPSTREAMS
+from tests.support import MARK, PY, SERVERS
 
 WAIT = 15.0  # bound on every wait here: generous, never a performance claim
 
@@ -68,7 +68,7 @@ class Sink:
 @pytest.fixture
 async def wire() -> AsyncIterator[tuple[UpstreamSession, Events]]:
     transport = StdioTransport(
-        "wire", PY, [str(UPSTREAMS / "wire_server.py")], {"MANIFOLD_TEST_MARK": MARK}, None
+        "wire", PY, [str(SERVERS / "wire_server.py")], {"MANIFOLD_TEST_MARK": MARK}, None
     )
     events = Events()
     session = UpstreamSession("wire", transport, events, {"name": "manifold-test"})

@@ -10,8 +10,8 @@ or through Manifold with this server as the single, un-namespaced upstream.
 
 Usage (from the repository root):
 
-    python tests/upstreams/conformance_fixture.py                  # stdio
-    python tests/upstreams/conformance_fixture.py --http --port N  # http://127.0.0.1:N/mcp
+    python tests/servers/conformance_fixture.py                  # stdio
+    python tests/servers/conformance_fixture.py --http --port N  # http://127.0.0.1:N/mcp
 
 `--port 0` picks a free port; `--port-file PATH` writes the bound port there once the socket is
 listening. Only loopback addresses are accepted for `--host`.

@@ -1,6 +1,6 @@
 """The official MCP conformance suite, run directly against our own conformance fixture.
 
-This pins down the fixture (tests/upstreams/conformance_fixture.py) that the gateway's own
+This pins down the fixture (tests/servers/conformance_fixture.py) that the gateway's own
 conformance runs put behind Manifold: if it stops passing on its own, a failure through the
 gateway means nothing. Needs the Node tools from `scripts/setup-node-tools.sh`; skipped only
 when `.tools/node` does not exist at all.
@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[2]
-FIXTURE = REPO / "tests" / "upstreams" / "conformance_fixture.py"
+FIXTURE = REPO / "tests" / "servers" / "conformance_fixture.py"
 TOOLS = REPO / ".tools"
 NODE_DIR = TOOLS / "node"
 CONFORMANCE = NODE_DIR / "node_modules" / ".bin" / "conformance"
