@@ -181,6 +181,16 @@ class SchemasConfig(_Strict):
     max_nodes: int = Field(default=MAX_NODES, ge=16, le=1_000_000)  # schema positions per tool
 
 
+class StdioConfig(_Strict):
+    """The stdio front end (`manifold run`): what one client connection may hold."""
+
+    # Requests answered at once; one more is refused at once (data.reason "busy").
+    max_in_flight: int = Field(default=4096, ge=1)
+    # Answers the client has not read yet (bytes): past it, stdin is not read until the client
+    # catches up (half of it), so a client that stops reading stops being served, not the heap.
+    write_high_water: int = Field(default=16 * 1024 * 1024, ge=64 * 1024)
+
+
 class StateConfig(_Strict):
     """Where counters (and later, shared state) are kept."""
 
@@ -246,6 +256,7 @@ class GatewayConfig(_Strict):
     response: ResponseConfig = Field(default_factory=ResponseConfig)
     state: StateConfig = Field(default_factory=StateConfig)
     mrtr: MrtrConfig = Field(default_factory=MrtrConfig)
+    stdio: StdioConfig = Field(default_factory=StdioConfig)
     search: SearchConfig = Field(default_factory=SearchConfig)
     schemas: SchemasConfig = Field(default_factory=SchemasConfig)
     # Addons of one's own ("package.module:Factory"), run in this order inside the call chain

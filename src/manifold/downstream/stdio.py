@@ -3,6 +3,10 @@
 Reads are split in `data_received` (no line limit, no task switch per frame); each request runs
 in its own task so a slow call never holds up the next; the gateway exits when stdin closes.
 Logs go to stderr.
+
+Bounded: at most `stdio.max_in_flight` requests run at once (one more is answered at once with
+an error, `data.reason` "busy"), and when the client does not read its answers, more than
+`stdio.write_high_water` bytes unsent stop the reading of stdin until it catches up.
 """
 
 from __future__ import annotations
@@ -114,6 +118,11 @@ class StdioFront:
         self._out: asyncio.WriteTransport | None = None
         self._pending: list[bytes] = []
         self._disp = gateway.dispatcher
+        limits = gateway.config.stdio
+        self.max_in_flight = limits.max_in_flight
+        self.high_water = limits.write_high_water
+        self._stdin: Any = None  # the stdin pipe transport, when stdin is a pipe
+        self._stdin_paused = False
 
     def write(self, frame: bytes) -> None:
         # Frames written in one loop iteration go out in one write (one syscall per burst).
@@ -128,6 +137,32 @@ class StdioFront:
         if out is not None and not out.is_closing() and frames:
             frames.append(b"")
             out.write(b"\n".join(frames))
+            if out.get_write_buffer_size() > self.high_water and not self._stdin_paused:
+                self._pause_stdin(out)
+
+    def _pause_stdin(self, out: Any) -> None:
+        """The client is not reading its answers: read no more requests until it catches up."""
+        if self._stdin is None:
+            return  # stdin is not a pipe (read by a thread): nothing to pause
+        self._stdin_paused = True
+        self._stdin.pause_reading()
+        log.warning(
+            "the client is not reading its answers (%d bytes unsent, stdio.write_high_water "
+            "%d): stdin paused",
+            out.get_write_buffer_size(),
+            self.high_water,
+        )
+        asyncio.get_running_loop().call_later(0.05, self._maybe_resume, out)
+
+    def _maybe_resume(self, out: Any) -> None:
+        if out.is_closing() or self._stdin is None:
+            return
+        if out.get_write_buffer_size() > self.high_water // 2:
+            asyncio.get_running_loop().call_later(0.05, self._maybe_resume, out)
+            return
+        self._stdin_paused = False
+        self._stdin.resume_reading()
+        log.info("the client caught up: stdin resumed")
 
     def reject_oversized(self) -> None:
         log.warning("rejected a stdin frame over %d bytes", MAX_FRAME)
@@ -151,6 +186,17 @@ class StdioFront:
             self.gw.spawn(self._disp.notification(self.session, msg))
             return
         rid = msg["id"]
+        if len(self.session.inflight) >= self.max_in_flight:
+            self.write(
+                rpc.encode_error(
+                    rid,
+                    rpc.UPSTREAM_UNAVAILABLE,
+                    f"too many requests in flight on this connection (stdio.max_in_flight "
+                    f"{self.max_in_flight}): wait for answers",
+                    {"reason": "busy"},
+                )
+            )
+            return
         task = asyncio.ensure_future(self._run(msg))
         self.session.inflight[rid] = task
         task.add_done_callback(lambda _t: self.session.inflight.pop(rid, None))
@@ -185,6 +231,7 @@ class StdioFront:
             r_transport, _ = await loop.connect_read_pipe(
                 lambda: _StdinProtocol(self), os.fdopen(in_fd, "rb", 0)
             )
+            self._stdin = r_transport
         else:
             reader = threading.Thread(
                 target=_read_blocking, args=(in_fd, _StdinProtocol(self), loop), daemon=True
