@@ -167,7 +167,6 @@ def main() -> None:
 def run(config: str, no_prefix: bool, exposure: str | None, log_level: str) -> None:
     """Serve MCP on stdin/stdout (put this in your IDE's MCP config)."""
     _setup_logging(log_level)
-    return_large_buffers()
     if sys.stdin.isatty():
         click.echo(
             "manifold run speaks MCP on stdin/stdout for an MCP client (put it in your IDE's "

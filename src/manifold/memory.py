@@ -7,6 +7,11 @@ set after they are freed (measured: a session streaming 40 answers of 5.5 MB kep
 more than the replay it holds). A fixed threshold of 1 MiB keeps smaller allocations on the
 fast heap path and returns every large one. A `MALLOC_MMAP_THRESHOLD_` in the environment (the
 user's own tuning) wins; elsewhere than glibc this does nothing.
+
+It has a price: every large buffer is fresh memory the kernel must map (a 5 MiB result relayed
+over stdio took about 40 ms instead of 33). `manifold serve`, a shared service whose footprint
+must stay flat under many sessions, pays it; `manifold run`, one developer's process, keeps
+glibc's default and its speed.
 """
 
 from __future__ import annotations

@@ -164,3 +164,18 @@ def test_random_interleavings_never_exceed_the_cap_nor_leak(
         assert not slots.try_acquire()
 
     asyncio.run(run())
+
+
+async def test_a_waiter_with_a_timeout_gives_up_and_leaks_nothing() -> None:
+    slots = Slots(1)
+    await slots.acquire()
+    with pytest.raises(TimeoutError):
+        await slots.acquire(timeout=0.05)
+    assert slots.queued == 0
+    later = asyncio.ensure_future(slots.acquire(timeout=5))
+    await asyncio.sleep(0)
+    slots.release()  # the slot passes to the waiter still waiting, not to the one that gave up
+    await later
+    assert slots.in_use == 1
+    slots.release()
+    assert slots.in_use == 0 and slots.queued == 0

@@ -33,19 +33,26 @@ class Slots:
             return True
         return False
 
-    async def acquire(self) -> None:
+    async def acquire(self, timeout: float | None = None) -> None:
+        """Wait for a slot, oldest waiter first; TimeoutError after `timeout` seconds (one
+        timer handle, no task: a burst of queued calls stays cheap)."""
         if self.try_acquire():
             return
-        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        loop = asyncio.get_running_loop()
+        fut: asyncio.Future[None] = loop.create_future()
         self._waiters.append(fut)
+        timer = loop.call_later(timeout, _expire, fut) if timeout is not None else None
         try:
             await fut
-        except asyncio.CancelledError:
-            if fut.done() and not fut.cancelled():
+        except (asyncio.CancelledError, TimeoutError):
+            if fut.done() and not fut.cancelled() and fut.exception() is None:
                 self.release()  # the slot was handed over just as we were cancelled
             elif fut in self._waiters:  # a release may have dropped it already
                 self._waiters.remove(fut)
             raise
+        finally:
+            if timer is not None:
+                timer.cancel()
 
     def release(self) -> None:
         while self._waiters:
@@ -54,3 +61,8 @@ class Slots:
                 fut.set_result(None)  # the slot passes to the oldest waiter
                 return
         self._free += 1
+
+
+def _expire(fut: asyncio.Future[None]) -> None:
+    if not fut.done():
+        fut.set_exception(TimeoutError())

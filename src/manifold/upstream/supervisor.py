@@ -291,7 +291,7 @@ class Upstream:
             # Time queued for a slot is part of the call's time.
             queued_at = time.monotonic()
             try:
-                await asyncio.wait_for(slots.acquire(), t)
+                await slots.acquire(t)
             except TimeoutError:
                 raise errors.timed_out(
                     self.name,
