@@ -19,7 +19,7 @@ from manifold.protocol import jsonrpc as rpc
 from manifold.protocol.eras import MODERN_VERSION, Era
 from manifold.protocol.headers import encode_value
 from manifold.upstream.httpclient import HttpClientError, HttpPool, status_hint
-from manifold.upstream.sse_parse import DEFAULT_MAX_EVENT, SseEvent, iter_sse, refusal
+from manifold.upstream.sse_parse import DEFAULT_MAX_EVENT, SseEvent, iter_sse, refuse
 from manifold.upstream.transport import CloseHandler, FrameHandler, TransportClosed
 
 log = logging.getLogger("manifold.upstream.http")
@@ -163,16 +163,7 @@ class HttpTransport:
         self.on_frame(rpc.encode_error(rid, code, msg, data), rid)
 
     def _refuse(self, ev: SseEvent, rid: int | None) -> None:
-        """An event over max_event_bytes: answer its request with an error when it is known."""
-        found = refusal(ev, self.name, self.max_event, rid)
-        log.warning(
-            "upstream %s: refused an SSE event of over %d bytes (max_event_bytes)%s",
-            self.name,
-            self.max_event,
-            f"; answered request {found[0]!r} with an error" if found else "",
-        )
-        if found is not None:
-            self.on_frame(found[1], rid)
+        refuse(ev, self.name, self.max_event, rid, self.on_frame)
 
     def cancel(self, request_id: int) -> bool:
         if self._era is not Era.MODERN:

@@ -12,7 +12,7 @@ import logging
 from urllib.parse import urljoin, urlsplit
 
 from manifold.upstream.httpclient import HttpClientError, HttpPool, status_hint
-from manifold.upstream.sse_parse import DEFAULT_MAX_EVENT, SseEvent, iter_sse, refusal
+from manifold.upstream.sse_parse import DEFAULT_MAX_EVENT, SseEvent, iter_sse, refuse
 from manifold.upstream.transport import CloseHandler, FrameHandler, TransportClosed
 
 log = logging.getLogger("manifold.upstream.sse")
@@ -84,16 +84,7 @@ class SseTransport:
             self.on_close("SSE stream ended")
 
     def _refuse(self, ev: SseEvent, rid: int | None) -> None:
-        """An event over max_event_bytes: answer its request with an error when it is known."""
-        found = refusal(ev, self.name, self.max_event, rid)
-        log.warning(
-            "upstream %s: refused an SSE event of over %d bytes (max_event_bytes)%s",
-            self.name,
-            self.max_event,
-            f"; answered request {found[0]!r} with an error" if found else "",
-        )
-        if found is not None:
-            self.on_frame(found[1], rid)
+        refuse(ev, self.name, self.max_event, rid, self.on_frame)
 
     async def send(
         self,

@@ -17,8 +17,9 @@ chunk while the stream goes on.
 
 from __future__ import annotations
 
+import logging
 import re
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -26,7 +27,7 @@ import orjson
 
 from manifold.protocol import jsonrpc as rpc
 
-__all__ = ["DEFAULT_MAX_EVENT", "SseDecoder", "SseEvent", "iter_sse", "refusal"]
+__all__ = ["DEFAULT_MAX_EVENT", "SseDecoder", "SseEvent", "iter_sse", "refusal", "refuse"]
 
 DEFAULT_MAX_EVENT: Final = 32 * 1024 * 1024  # bytes; the gateway's own message limit
 _BOM: Final = b"\xef\xbb\xbf"
@@ -35,6 +36,8 @@ HEAD_BYTES: Final = 128
 _LEADING_ID: Final = re.compile(
     rb'\A\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"id"\s*:\s*(-?\d{1,18}|"[^"\\]{0,64}")\s*,\s*"(?:result|error)"'
 )
+
+log = logging.getLogger("manifold.upstream")
 
 
 @dataclass(slots=True)
@@ -62,6 +65,26 @@ def refusal(
         "(max_event_bytes); it was refused"
     )
     return rid, rpc.encode_error(rid, rpc.INTERNAL_ERROR, msg, {"bytes_seen": ev.too_large})
+
+
+def refuse(
+    ev: SseEvent,
+    upstream: str,
+    limit: int,
+    rid: Any,
+    on_frame: Callable[[bytes, Any], None],
+) -> None:
+    """An event over `max_event_bytes`: log it, and answer its request with an error when the
+    request is known (`refusal`)."""
+    found = refusal(ev, upstream, limit, rid)
+    log.warning(
+        "upstream %s: refused an SSE event of over %d bytes (max_event_bytes)%s",
+        upstream,
+        limit,
+        f"; answered request {found[0]!r} with an error" if found else "",
+    )
+    if found is not None:
+        on_frame(found[1], rid)
 
 
 class SseDecoder:
