@@ -8,7 +8,9 @@ messages rewritten (notification), and every routed call recorded (call).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +18,7 @@ import pytest
 from mcp import Client, StdioServerParameters, types
 
 from tests import support
-from tests.support import MANIFOLD, stdio_upstream, write_config
+from tests.support import MANIFOLD, gateway_http, stdio_upstream, write_config
 
 MODERN = "2026-07-28"
 pytestmark = pytest.mark.timeout(180)
@@ -29,18 +31,33 @@ def _text(res: types.CallToolResult) -> str:
     return first.text
 
 
+@contextlib.asynccontextmanager
+async def _gateway(front: str, config: Path, tmp_path: Path) -> AsyncIterator[Any]:
+    """What a Client connects to: `manifold run` (stdio) or `manifold serve` (HTTP)."""
+    if front == "stdio":
+        env = support.test_env()
+        yield StdioServerParameters(
+            command=MANIFOLD, args=["run", "--config", str(config)], env=env, cwd=str(support.REPO)
+        )
+    else:
+        with gateway_http(config, tmp_path / "gw.log") as url:
+            yield url
+
+
+@pytest.mark.parametrize("front", ["stdio", "http"])
 @pytest.mark.parametrize("mode", ["legacy", MODERN])
-async def test_an_addon_sees_and_shapes_every_message_kind(tmp_path: Path, mode: str) -> None:
+async def test_an_addon_sees_and_shapes_every_message_kind(
+    tmp_path: Path, mode: str, front: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     record = tmp_path / "recorded.jsonl"
     config = write_config(
         tmp_path / "gw.yaml",
         {"basic": stdio_upstream("basic_server.py"), "ctl": stdio_upstream("control_server.py")},
         addons=["tests.addons.recorder:Recorder"],
     )
-    env = support.test_env(MANIFOLD_RECORDER_FILE=str(record), PYTHONPATH=str(support.REPO))
-    server = StdioServerParameters(
-        command=MANIFOLD, args=["run", "--config", str(config)], env=env, cwd=str(support.REPO)
-    )
+    # The gateway process imports the example addon from the tests and writes what it saw here.
+    monkeypatch.setenv("MANIFOLD_RECORDER_FILE", str(record))
+    monkeypatch.setenv("PYTHONPATH", str(support.REPO))
     asked: list[str] = []
     logs: list[Any] = []
     three_logs = asyncio.Event()
@@ -62,15 +79,18 @@ async def test_an_addon_sees_and_shapes_every_message_kind(tmp_path: Path, mode:
         if isinstance(message, types.ToolListChangedNotification):
             changed.set()
 
-    async with Client(
-        server,
-        mode=mode,
-        cache=None,
-        sampling_callback=sampling,
-        logging_callback=on_log,
-        log_level="debug",
-        message_handler=on_message,
-    ) as c:
+    async with (
+        _gateway(front, config, tmp_path) as server,
+        Client(
+            server,
+            mode=mode,
+            cache=None,
+            sampling_callback=sampling,
+            logging_callback=on_log,
+            log_level="debug",
+            message_handler=on_message,
+        ) as c,
+    ):
         tools = {t.name: t for t in (await c.list_tools()).tools}
         # catalog: `crash` never arrived; descriptions were rewritten on arrival.
         assert "basic__echo" in tools and "basic__crash" not in tools
