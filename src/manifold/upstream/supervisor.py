@@ -306,8 +306,12 @@ class Upstream:
             else:
                 s = self.session
                 session = s if s is not None and s.alive else await self.ensure()
-            if left <= 0:
-                raise TimeoutError
+            if left <= 0:  # its slot came just as its time ran out: it never left the queue
+                raise errors.timed_out(
+                    self.name,
+                    f"upstream {self.name!r}: no free slot for {method} within {t:g} s "
+                    f"(max_in_flight {slots.capacity})",
+                )
             msg = await session.request(
                 method, params, sink=sink, timeout=left, client_caps=client_caps, headers=headers
             )
