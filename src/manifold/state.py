@@ -104,7 +104,8 @@ def open_state(config: GatewayConfig) -> State:
     from manifold.economy.results import ResultStore
     from manifold.economy.savings import open_store
 
-    secrets = ProcessSecrets()
+    master = config.state.secret
+    secrets = ProcessSecrets(hashlib.sha256(master.encode()).digest() if master else None)
     rc = config.response
     page_tokens = rc.page_tokens or rc.max_tokens or 4000
     return State(
