@@ -195,6 +195,10 @@ class StateConfig(_Strict):
     """Where counters (and later, shared state) are kept."""
 
     path: str = "~/.manifold/state.db"  # SQLite; "" keeps them in memory only
+    # The master key of the gateway's own tokens (list cursors, requestState): give several
+    # gateway processes the same one (e.g. "${MANIFOLD_SECRET}") and a client's cursor or input
+    # round started on one continues on another. Unset: random per process.
+    secret: str | None = Field(default=None, min_length=16)
 
 
 class MrtrConfig(_Strict):

@@ -19,6 +19,7 @@ from manifold.catalog import CHANGE_KINDS, KINDS, LIST_METHODS, Catalog
 from manifold.config import GatewayConfig
 from manifold.downstream.cursor import Cursors
 from manifold.downstream.dispatch import Dispatcher
+from manifold.downstream.mrtr import RoundSeal
 from manifold.downstream.session import DownstreamSession
 from manifold.economy.exposure import Exposure
 from manifold.economy.router_tools import GatewayTools
@@ -71,6 +72,7 @@ class Gateway:
         self.dispatcher = Dispatcher(self)
         self.cursors = Cursors(self.state.secrets.key("cursor"))
         self.parking = self.state.parking
+        self.rounds = RoundSeal(self.state.secrets.key("mrtr-round"), config.mrtr.ttl)
         self.list_ttl_ms = 0
         self.hub = SubscriptionHub(
             self.catalog, self.upstreams, self.hooks, self.face, config.max_subscriptions

@@ -16,9 +16,10 @@ here, in `open_state()`: callers take what `State` hands them and never construc
   by `economy/savings.py`.
 - Legacy HTTP sessions and their stream logs live in `downstream/http.py`, bounded in memory.
 
-Parked calls hold a live upstream call (a legacy upstream blocked on its sampling request, or a
-modern upstream's round in flight), so the embedded `ParkingLot` keeps tasks; what a parked call
-needs to resume is its handle, its principal and its outstanding requests, all plain data.
+A modern upstream's input rounds need no store: their state travels sealed in the client's
+`requestState` (`mrtr.RoundSeal`), so any process with the same `Secrets` continues them.
+Parked calls hold a live upstream call (a legacy upstream blocked on its sampling request), so
+`ParkingLot` keeps tasks and such a call resumes only on its own process.
 """
 
 from __future__ import annotations
@@ -104,7 +105,8 @@ def open_state(config: GatewayConfig) -> State:
     from manifold.economy.results import ResultStore
     from manifold.economy.savings import open_store
 
-    secrets = ProcessSecrets()
+    master = config.state.secret
+    secrets = ProcessSecrets(hashlib.sha256(master.encode()).digest() if master else None)
     rc = config.response
     page_tokens = rc.page_tokens or rc.max_tokens or 4000
     return State(

@@ -7,7 +7,7 @@ import asyncio
 
 import pytest
 
-from manifold.downstream.mrtr import HANDLE_PREFIX, Parked, ParkingLot
+from manifold.downstream.mrtr import HANDLE_PREFIX, ROUND_PREFIX, Parked, ParkingLot, RoundSeal
 from manifold.protocol import jsonrpc as rpc
 
 
@@ -107,3 +107,42 @@ async def test_parked_calls_are_bounded() -> None:
         lot.park(extra)
     extra.task.cancel()
     lot.close()
+
+
+BINDING = {"principal": "alice", "upstream": "up", "method": "tools/call", "name": "ask"}
+
+
+def test_a_relayed_rounds_state_is_sealed_and_bound() -> None:
+    seal = RoundSeal(b"k" * 32)
+    upstream_state = {"opaque": "upstream-state-1", "n": [1, 2]}
+    handle = seal.seal(BINDING, upstream_state)
+    assert handle.startswith(ROUND_PREFIX)
+    assert seal.open(handle, BINDING) == upstream_state
+    assert seal.open(seal.seal(BINDING, None), BINDING) is None  # the upstream gave none
+    for key in BINDING:
+        with pytest.raises(rpc.RpcError, match="requestState is invalid"):
+            seal.open(handle, {**BINDING, key: "other"})
+    with pytest.raises(rpc.RpcError):
+        RoundSeal(b"j" * 32).open(handle, BINDING)  # another key (another deployment)
+
+
+@pytest.mark.parametrize(
+    "mangle",
+    [
+        lambda h: h[:-1] + ("A" if h[-1] != "A" else "B"),
+        lambda h: h.replace(".", "x", 1),
+        lambda h: ROUND_PREFIX,
+        lambda h: ROUND_PREFIX + "!!!." + h.rpartition(".")[2],
+    ],
+)
+def test_an_edited_round_handle_is_refused(mangle: object) -> None:
+    seal = RoundSeal(b"k" * 32)
+    handle = seal.seal(BINDING, "s")
+    with pytest.raises(rpc.RpcError, match="requestState is invalid"):
+        seal.open(mangle(handle), BINDING)  # type: ignore[operator]
+
+
+def test_an_expired_round_handle_is_refused() -> None:
+    seal = RoundSeal(b"k" * 32, ttl=-1)
+    with pytest.raises(rpc.RpcError):
+        seal.open(seal.seal(BINDING, "s"), BINDING)

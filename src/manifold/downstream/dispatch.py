@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import msgspec
 
 from manifold.catalog import Route
-from manifold.downstream.mrtr import HANDLE_PREFIX, InputAsk, Parked
+from manifold.downstream.mrtr import HANDLE_PREFIX, ROUND_PREFIX, InputAsk, Parked, RoundSeal
 from manifold.downstream.session import DownstreamSession, RequestSink, Send
 from manifold.economy.router_tools import GATEWAY, HYBRID_TOOLS, READ_RESULT, ROUTER_TOOLS
 from manifold.economy.router_tools import NAMES as GATEWAY_TOOL_NAMES
@@ -79,6 +79,8 @@ class DispatchHost(Protocol):
     def cursors(self) -> Cursors: ...
     @property
     def parking(self) -> ParkedCalls: ...
+    @property
+    def rounds(self) -> RoundSeal: ...
     @property
     def upstreams(self) -> Mapping[str, Upstream]: ...
     @property
@@ -512,9 +514,30 @@ class Dispatcher:
 
     # ----------------------------------------------------------------- MRTR (modern clients)
 
+    def _round_binding(self, r: Request, ctx: CallContext) -> dict[str, str]:
+        return {
+            "principal": r.session.principal,
+            "upstream": ctx.route.upstream,
+            "method": ctx.method,
+            "name": ctx.route.name,
+        }
+
     async def _call_modern(self, r: Request, ctx: CallContext, sink: RequestSink) -> Result:
         state = r.params.get("requestState")
-        if isinstance(state, str) and state.startswith(HANDLE_PREFIX):
+        # A modern upstream's rounds are relayed (stateless) unless addons take server-to-client
+        # requests, which need the round fulfilled here, or the call is the gateway's own.
+        sink.relay_rounds = ctx.route.upstream != GATEWAY and not (
+            self.side_hooks is not None and self.side_hooks.has_server_request
+        )
+        if isinstance(state, str) and state.startswith(ROUND_PREFIX):
+            upstream_state = self.gw.rounds.open(state, self._round_binding(r, ctx))
+            params = {k: v for k, v in ctx.params.items() if k != "requestState"}
+            if upstream_state is not None:
+                params["requestState"] = upstream_state
+            ctx.params = params
+            sink.relay_rounds = True
+            result = await self._drive(r, asyncio.ensure_future(self.gw.pipeline(ctx)), sink)
+        elif isinstance(state, str) and state.startswith(HANDLE_PREFIX):
             parked = self.gw.parking.take(state, r.session.principal)
             # The retry's channel now carries the call's side traffic.
             parked.sink.out = r.out
@@ -537,6 +560,15 @@ class Dispatcher:
             }
             task = asyncio.ensure_future(self.gw.pipeline(ctx))
             result = await self._drive(r, task, sink)
+        if sink.relay_rounds and isinstance(result, rpc.Incoming):
+            raw_round = bytes(result.result or b"")
+            if b'"input_required"' in raw_round:
+                obj: dict[str, Any] = rpc.load_raw(result.result)
+                if obj.get("resultType") == "input_required":
+                    obj["requestState"] = self.gw.rounds.seal(
+                        self._round_binding(r, ctx), obj.get("requestState")
+                    )
+                    return obj
         if isinstance(result, rpc.Incoming):
             up = self.gw.upstreams.get(ctx.route.upstream)
             if up is None:  # the gateway's own tools (invoke_tool may carry a modern result)

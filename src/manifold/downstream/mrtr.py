@@ -1,9 +1,16 @@
-"""Parked calls for modern clients (MRTR): a call that needs client input is held open here.
+"""Modern clients' input rounds (MRTR), two ways.
 
-When an upstream asks for input (a legacy upstream's sampling request, or a modern upstream's
-`input_required`), a modern client gets `resultType: "input_required"` and a `requestState`
-naming the parked call. That handle is HMAC-signed, bound to the principal and expires, since
-request state is attacker-controlled; its retry resumes the same upstream call.
+**Relayed rounds (stateless).** A modern upstream's `input_required` reaches a modern client
+as it is, but with the upstream's `requestState` sealed inside the gateway's own (`RoundSeal`,
+`mf2.`): signed, bound to the principal, the upstream, the method and the name, and expiring.
+The client's retry, on this gateway process or any other that shares its key (`state.secret`),
+opens the seal and sends the upstream its own state back with the client's `inputResponses`.
+Nothing is held between the rounds.
+
+**Parked calls.** When the round cannot be relayed (a legacy upstream blocked on its sampling
+request, or addons that take server-to-client requests), the call is held open here and the
+client gets a `requestState` naming it (`mf1.`): HMAC-signed, bound to the principal, expiring,
+bounded in number; its retry resumes the same upstream call.
 """
 
 from __future__ import annotations
@@ -15,12 +22,16 @@ import hmac
 import itertools
 import os
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
+
+import orjson
 
 from manifold.protocol import jsonrpc as rpc
 
 HANDLE_PREFIX = "mf1."
+ROUND_PREFIX = "mf2."
 
 
 @dataclass(slots=True)
@@ -91,3 +102,46 @@ class ParkingLot:
         for p in self._parked.values():
             p.task.cancel()
         self._parked.clear()
+
+
+class RoundSeal:
+    """The gateway's `requestState` for a relayed round: the upstream's own state, sealed."""
+
+    def __init__(self, key: bytes, ttl: float = 600.0) -> None:
+        self._key = key
+        self.ttl = ttl
+
+    def _mac(self, body: bytes) -> str:
+        mac = hmac.new(self._key, body, hashlib.sha256).digest()[:16]
+        return base64.urlsafe_b64encode(mac).decode().rstrip("=")
+
+    def seal(self, binding: Mapping[str, str], upstream_state: object) -> str:
+        """A handle for the client: `binding` (principal, upstream, method, name) must match
+        on the way back; the upstream's state rides inside."""
+        body = orjson.dumps(
+            {**binding, "exp": int(time.time() + self.ttl), "state": upstream_state},
+            option=orjson.OPT_SORT_KEYS,
+        )
+        payload = base64.urlsafe_b64encode(body).decode().rstrip("=")
+        return f"{ROUND_PREFIX}{payload}.{self._mac(body)}"
+
+    def open(self, handle: str, binding: Mapping[str, str]) -> object:
+        """The upstream's state, or INVALID_PARAMS when the handle is forged, edited, expired
+        or made for another caller or call."""
+        bad = rpc.RpcError(rpc.INVALID_PARAMS, "requestState is invalid, expired or not yours")
+        payload, _, mac = handle[len(ROUND_PREFIX) :].partition(".")
+        try:
+            body = base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4))
+        except ValueError:
+            raise bad from None
+        if not handle.startswith(ROUND_PREFIX) or not hmac.compare_digest(self._mac(body), mac):
+            raise bad
+        try:
+            sealed = orjson.loads(body)
+        except orjson.JSONDecodeError:
+            raise bad from None
+        if not isinstance(sealed, dict) or not isinstance(sealed.get("exp"), int):
+            raise bad
+        if sealed["exp"] < time.time() or any(sealed.get(k) != v for k, v in binding.items()):
+            raise bad
+        return sealed.get("state")

@@ -108,6 +108,7 @@ class RequestSink:
         "log_level",
         "modern",
         "out",
+        "relay_rounds",
         "session",
         "upstream",
     )
@@ -135,6 +136,9 @@ class RequestSink:
         self.hooks: Hooks | None = None
         self.upstream = ""
         self.client_name: str | None = None
+        # A modern upstream's input rounds go back to this (modern) client as they are, with
+        # their state sealed by the dispatcher, instead of being fulfilled here (see mrtr.py).
+        self.relay_rounds = False
 
     @property
     def party(self) -> object:

@@ -288,6 +288,8 @@ class UpstreamSession:
             result = rpc.load_raw(raw)
             if result.get("resultType") != "input_required":
                 return msg
+            if getattr(sink, "relay_rounds", False):
+                return msg  # the caller relays the round to its client (stateless MRTR)
             # Modern upstream MRTR: fulfil its input requests through the calling client,
             # then retry with the answers and the echoed state.
             rounds += 1
