@@ -143,11 +143,12 @@ def test_time_queued_for_a_slot_counts_against_the_timeout(tmp_path: Path) -> No
         assert last < 5.0, last
         for e in errs:
             assert e["code"] == -32001 and e["data"] == {"reason": "timeout", "upstream": "rec"}, e
-        # The first call held the slot until its timeout; the queued ones never got it in time
-        # (which of them is handed the slot as its own time runs out is scheduling: that one
-        # may say either), and say so.
+        # The first call held the slot until its timeout, and the queued ones ran out of time
+        # waiting. Those handed the slot in their last instant go upstream with what is left
+        # and time out there (which ones is scheduling); a call still queued at its deadline
+        # says it found no free slot.
         queued = [e for e in errs if "no free slot" in e["message"]]
-        assert len(queued) >= 2, errs
+        assert queued, errs
         assert all("max_in_flight 1" in e["message"] for e in queued), queued
         assert text_of(gw.tool("rec__echo", {"text": "after"})) == "rec:after"
 
