@@ -198,6 +198,11 @@ class RedactionConfig(_Strict):
 class ValidationConfig(_Strict):
     """Argument validation against each tool's inputSchema (security/validate.py)."""
 
+    # Refuse a tools/call whose arguments do not match the tool's inputSchema (-32602).
+    enabled: bool = True
+    # Compiled validators kept (least recently used evicted; recompiled on the next call).
+    max_validators: int = Field(default=4096, ge=1, le=1_000_000)
+
 
 class AuditConfig(_Strict):
     """The hash-chained audit log (security/audit.py)."""
