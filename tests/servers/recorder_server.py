@@ -4,7 +4,8 @@ Legacy era only: `server/discover` gets -32601, then the `initialize` handshake.
   * `hold(seconds)`: answers after `seconds`; counts how many holds run at once. A
     `notifications/cancelled` for a hold stops it without an answer and is recorded.
   * `stats()`: JSON text (and structuredContent) with pid, the peak and current number of holds,
-    the upstream request ids of cancelled holds, and the count of notifications/cancelled seen.
+    the upstream request ids of cancelled holds, the count of notifications/cancelled seen, and
+    the tool calls received (name and arguments, in order).
   * `echo(text)`: answers with the text.
   * `noisy(lines)`: writes that many lines to its stderr (and a line of plain text that is not
     JSON-RPC to its stdout), then answers.
@@ -53,7 +54,7 @@ TOOLS = [
     },
 ]
 
-state: dict[str, Any] = {"current": 0, "peak": 0, "cancelled": [], "cancel_notes": 0}
+state: dict[str, Any] = {"current": 0, "peak": 0, "cancelled": [], "cancel_notes": 0, "calls": []}
 holds: dict[Any, asyncio.Task[None]] = {}
 out = sys.stdout.buffer
 
@@ -87,6 +88,7 @@ async def hold(rid: Any, seconds: float) -> None:
 def on_call(rid: Any, params: dict[str, Any]) -> None:
     name = params.get("name")
     a = params.get("arguments") or {}
+    state["calls"].append({"name": name, "arguments": params.get("arguments")})
     if name == "hold":
         holds[rid] = asyncio.ensure_future(hold(rid, float(a.get("seconds", 1))))
     elif name == "stats":

@@ -1,0 +1,89 @@
+"""Argument validation end to end: the real `manifold run` in front of a real upstream that
+records every call it receives (`tests/servers/recorder_server.py`), driven by the official
+client on both eras. An invalid call gets -32602 naming the mechanism and the schema error and
+never reaches the upstream; a valid one passes; in router mode `invoke_tool`'s inner call is
+checked the same way; with `security.validation.enabled: false` the invalid call goes through.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from mcp import Client, StdioServerParameters, types
+from mcp.shared.exceptions import MCPError
+
+from tests import support
+from tests.support import MANIFOLD, stdio_upstream, write_config
+
+pytestmark = pytest.mark.timeout(120)
+MODES = ["legacy", "2026-07-28"]
+
+
+def _params(config: Path, *extra: str) -> StdioServerParameters:
+    return StdioServerParameters(
+        command=MANIFOLD,
+        args=["run", "--config", str(config), *extra],
+        env=support.test_env(),
+        cwd=str(support.REPO),
+    )
+
+
+def _text(res: types.CallToolResult) -> str:
+    first = res.content[0]
+    assert isinstance(first, types.TextContent)
+    return first.text
+
+
+async def _seen(c: Client, stats_tool: str, **how: Any) -> list[dict[str, Any]]:
+    """The calls the upstream received, less the stats calls themselves."""
+    res = await (
+        c.call_tool(stats_tool, {})
+        if not how
+        else c.call_tool("invoke_tool", {"server": "rec", "tool": "stats"})
+    )
+    return [call for call in json.loads(_text(res))["calls"] if call["name"] != "stats"]
+
+
+def _config(tmp_path: Path, **security: Any) -> Path:
+    top: dict[str, Any] = {"security": security} if security else {}
+    return write_config(tmp_path / "gw.yaml", {"rec": stdio_upstream("recorder_server.py")}, **top)
+
+
+@pytest.mark.parametrize("mode", MODES)
+async def test_an_invalid_call_is_refused_and_never_reaches_the_upstream(
+    tmp_path: Path, mode: str
+) -> None:
+    async with Client(_params(_config(tmp_path)), mode=mode, cache=None) as c:
+        with pytest.raises(MCPError) as err:
+            await c.call_tool("rec__echo", {"text": 12345})
+        assert err.value.code == types.INVALID_PARAMS
+        message = str(err.value)
+        assert "validation" in message and "/text" in message and "string" in message, message
+        assert await _seen(c, "rec__stats") == []
+        # A valid call passes, untouched.
+        assert _text(await c.call_tool("rec__echo", {"text": "hi"})) == "rec:hi"
+        assert await _seen(c, "rec__stats") == [{"name": "echo", "arguments": {"text": "hi"}}]
+
+
+async def test_invoke_tool_inner_calls_are_validated(tmp_path: Path) -> None:
+    params = _params(_config(tmp_path), "--exposure", "router")
+    async with Client(params, cache=None) as c:
+        bad = {"server": "rec", "tool": "hold", "arguments": {"seconds": "soon"}}
+        with pytest.raises(MCPError) as err:
+            await c.call_tool("invoke_tool", bad)
+        assert err.value.code == types.INVALID_PARAMS
+        assert "validation" in str(err.value) and "/seconds" in str(err.value), err.value
+        assert await _seen(c, "", router=True) == []
+        ok = {"server": "rec", "tool": "hold", "arguments": {"seconds": 0}}
+        assert _text(await c.call_tool("invoke_tool", ok)) == "rec held 0.0"
+        assert await _seen(c, "", router=True) == [{"name": "hold", "arguments": {"seconds": 0}}]
+
+
+async def test_with_validation_off_the_invalid_call_reaches_the_upstream(tmp_path: Path) -> None:
+    config = _config(tmp_path, validation={"enabled": False})
+    async with Client(_params(config), cache=None) as c:
+        assert _text(await c.call_tool("rec__echo", {"text": 12345})) == "rec:12345"
+        assert await _seen(c, "rec__stats") == [{"name": "echo", "arguments": {"text": 12345}}]
