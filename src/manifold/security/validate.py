@@ -157,7 +157,7 @@ class ArgumentValidator:
             if len(errors) >= MAX_ERRORS:
                 break
         first = errors[0] if errors else {"path": "(root)", "message": "invalid"}
-        log.info(
+        log.warning(
             "refused tools/call %s (%s/%s): invalid arguments at %s: %s",
             ctx.exposed,
             ctx.route.upstream,
