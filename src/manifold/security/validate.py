@@ -115,14 +115,14 @@ class ArgumentValidator:
     def validator(self, route: Route) -> _Compiled | None:
         """The compiled validator of a tool (UNVALIDATED when its schema did not compile), or
         None when the gateway has no schema for it."""
+        cache = self._cache
+        hit = cache.get(route)  # the catalog hook drops entries whose definition changed
+        if hit is not None:
+            cache.move_to_end(route)
+            return hit[1]
         schema = self._schemas.get(route)
         if schema is None:
             return None
-        cache = self._cache
-        hit = cache.get(route)
-        if hit is not None and hit[0] is schema:
-            cache.move_to_end(route)
-            return hit[1]
         try:
             compiled: _Compiled = compile_schema(schema)
         except (ValueError, TypeError, OverflowError, RecursionError) as e:
