@@ -202,6 +202,9 @@ class ValidationConfig(_Strict):
     enabled: bool = True
     # Compiled validators kept (least recently used evicted; recompiled on the next call).
     max_validators: int = Field(default=4096, ge=1, le=1_000_000)
+    # Steps a schema `pattern` with lookaround or backreferences may take on one value before
+    # the value is refused (patterns without them run in linear time and need no limit).
+    pattern_backtrack_limit: int = Field(default=100_000, ge=1_000, le=10_000_000)
 
 
 class AuditConfig(_Strict):

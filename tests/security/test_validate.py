@@ -247,6 +247,36 @@ def test_build_follows_the_config() -> None:
     assert GatewayConfig().security.validation.enabled is True
 
 
-def test_config_bound_is_checked() -> None:
+def test_config_bounds_are_checked() -> None:
     with pytest.raises(ValueError, match="max_validators"):
         ValidationConfig(max_validators=0)
+    with pytest.raises(ValueError, match="pattern_backtrack_limit"):
+        ValidationConfig(pattern_backtrack_limit=10**9)
+    with pytest.raises(ValueError, match="max_validator"):
+        SecurityConfig.model_validate({"validation": {"max_validator": 5}})  # a typo: refused
+
+
+def test_format_is_not_asserted_in_any_draft() -> None:
+    d7 = {"$schema": "http://json-schema.org/draft-07/schema#", "format": "email"}
+    rig = Rig([tool("d7", {**d7, "type": "object"}), tool("d12", {"format": "email"})])
+    assert rig.call("d7", {}) == OK
+    rig.list([tool("mail", {**d7, "properties": {"to": {"type": "string", "format": "email"}}})])
+    assert rig.call("mail", {"to": "not an address"}) == OK  # the upstream decides
+
+
+def test_a_backtracking_pattern_is_cut_off_and_the_value_refused() -> None:
+    # Lookahead needs the backtracking engine; nested alternation makes it exponential.
+    hostile = {
+        "type": "object",
+        "properties": {"s": {"type": "string", "pattern": "^(a|a)*(?=b)$"}},
+    }
+    lookahead = {
+        "type": "object",
+        "properties": {"s": {"type": "string", "pattern": "^(?=.*\\d)\\w+$"}},
+    }
+    rig = Rig([tool("hostile", hostile), tool("lookahead", lookahead)])
+    err = rig.refused("hostile", {"s": "a" * 5000 + "!"})
+    assert err.data["errors"][0]["path"] == "/s"
+    assert "backtracking" in err.data["errors"][0]["message"]
+    assert rig.call("lookahead", {"s": "abc1"}) == OK
+    assert "/s" in rig.refused("lookahead", {"s": "abc"}).message

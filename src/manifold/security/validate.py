@@ -8,7 +8,8 @@ refused with -32602 (the schema error: where and what) and never reaches the ups
 - Validators are compiled on a tool's first call with `jsonschema-rs` (JSON Schema 2020-12, or
   the draft named by `$schema`, e.g. draft-07), and kept in an LRU of `max_validators` entries,
   keyed by route; a new definition of the tool (another schema object) is compiled afresh.
-  Remote `$ref`s are never fetched (`offline`).
+  Remote `$ref`s are never fetched (`offline`); `format` is not asserted; a backtracking
+  `pattern` is cut off after `pattern_backtrack_limit` steps (the call is then refused).
 - A schema that cannot be compiled is logged once (per definition) and that tool's calls pass
   unvalidated: an exotic schema never breaks a tool. So do tools the gateway has no schema for
   (its own tools, which check their arguments themselves).
@@ -38,6 +39,7 @@ log = logging.getLogger("manifold.security.validate")
 MECHANISM: Final = "validation"
 MAX_ERRORS: Final = 3  # schema errors reported per refused call
 MAX_ERROR_CHARS: Final = 200  # per error message (an instance can be huge)
+DEFAULT_BACKTRACK_LIMIT: Final = 100_000  # config: security.validation.pattern_backtrack_limit
 
 
 class ValidationHost(Protocol):
@@ -55,9 +57,12 @@ UNVALIDATED: Final = _Unvalidated()
 _Compiled = Any  # a jsonschema_rs validator, or UNVALIDATED
 
 
-def compile_schema(schema: Any) -> Any:
+def compile_schema(schema: Any, backtrack_limit: int = DEFAULT_BACKTRACK_LIMIT) -> Any:
     """A validator for `schema`: the draft its `$schema` names, else 2020-12 (MCP's default).
-    Raises ValueError (jsonschema_rs.ValidationError, ReferencingError) when it cannot compile."""
+    `format` is never asserted (the upstream decides what it accepts); a `pattern` that needs
+    backtracking (lookaround, backreferences) stops after `backtrack_limit` steps, and the value
+    is then refused. Raises ValueError (jsonschema_rs.ValidationError, ReferencingError) when
+    the schema cannot compile."""
     if not isinstance(schema, dict):
         raise ValueError(f"inputSchema is a {type(schema).__name__}, not an object")
     cls = (
@@ -65,7 +70,12 @@ def compile_schema(schema: Any) -> Any:
         if "$schema" in schema
         else jsonschema_rs.Draft202012Validator
     )
-    return cls(schema, offline=True)
+    return cls(
+        schema,
+        offline=True,
+        validate_formats=False,
+        pattern_options=jsonschema_rs.FancyRegexOptions(backtrack_limit=backtrack_limit),
+    )
 
 
 def _pointer(path: Any) -> str:
@@ -81,10 +91,11 @@ def _short(text: str) -> str:
 class ArgumentValidator:
     """The addon: `catalog` records schemas, `call` checks `tools/call` arguments."""
 
-    __slots__ = ("_cache", "_schemas", "max_validators")
+    __slots__ = ("_cache", "_schemas", "backtrack_limit", "max_validators")
 
     def __init__(self, cfg: ValidationConfig) -> None:
         self.max_validators = cfg.max_validators
+        self.backtrack_limit = cfg.pattern_backtrack_limit
         self._schemas: dict[Route, Any] = {}  # route -> the upstream's inputSchema
         self._cache: OrderedDict[Route, tuple[Any, _Compiled]] = OrderedDict()
 
@@ -124,7 +135,7 @@ class ArgumentValidator:
         if schema is None:
             return None
         try:
-            compiled: _Compiled = compile_schema(schema)
+            compiled: _Compiled = compile_schema(schema, self.backtrack_limit)
         except (ValueError, TypeError, OverflowError, RecursionError) as e:
             log.warning(
                 "tool %s/%s: inputSchema cannot be compiled, its calls pass unvalidated: %s",
