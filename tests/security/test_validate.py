@@ -12,7 +12,13 @@ import pytest
 from pydantic import BaseModel
 
 from manifold.catalog import Route
-from manifold.config import GatewayConfig, SecurityConfig, ValidationConfig
+from manifold.config import (
+    ConfigError,
+    GatewayConfig,
+    SecurityConfig,
+    ValidationConfig,
+    parse_config,
+)
 from manifold.hooks import Hooks
 from manifold.pipeline import CallContext
 from manifold.protocol import jsonrpc as rpc
@@ -187,15 +193,27 @@ def test_uncompilable_schema_passes_unvalidated_and_is_logged_once(
 ) -> None:
     bad = {"type": "object", "properties": {"a": {"type": "no-such-type"}}}
     remote = {"type": "object", "properties": {"a": {"$ref": "https://example.invalid/s.json"}}}
-    rig = Rig([tool("bad", bad), tool("remote", remote), tool("write", WRITE)])
+    dangling = {"type": "object", "properties": {"a": {"$ref": "#/$defs/missing"}}}
+    rig = Rig(
+        [
+            tool("bad", bad),
+            tool("remote", remote),
+            tool("dangling", dangling),
+            tool("list", ["not", "an", "object"]),
+            tool("write", WRITE),
+        ]
+    )
     with caplog.at_level(logging.WARNING, "manifold.security.validate"):
         for _ in range(3):
             assert rig.call("bad", {"a": 1}) == OK
             assert rig.call("remote", {"a": 1}) == OK
+            assert rig.call("dangling", {"a": 1}) == OK
+            assert rig.call("list", {"a": 1}) == OK
     warnings = [r.getMessage() for r in caplog.records]
-    assert len(warnings) == 2, warnings
+    assert len(warnings) == 4, warnings
     assert "up/bad" in warnings[0] and "unvalidated" in warnings[0]
-    assert "up/remote" in warnings[1]
+    assert "up/remote" in warnings[1] and "up/dangling" in warnings[2]
+    assert "up/list" in warnings[3] and "not an object" in warnings[3]
     rig.refused("write", {})  # the other tools of the list are still checked
 
 
@@ -280,3 +298,13 @@ def test_a_backtracking_pattern_is_cut_off_and_the_value_refused() -> None:
     assert "backtracking" in err.data["errors"][0]["message"]
     assert rig.call("lookahead", {"s": "abc1"}) == OK
     assert "/s" in rig.refused("lookahead", {"s": "abc"}).message
+
+
+def test_config_errors_name_the_key() -> None:
+    ups = {"a": {"command": "server"}}
+    with pytest.raises(ConfigError, match=r"security\.validation\.max_validators"):
+        parse_config({"security": {"validation": {"max_validators": 0}}, "upstreams": ups})
+    with pytest.raises(ConfigError, match=r"security\.validation\.enable"):
+        parse_config({"security": {"validation": {"enable": False}}, "upstreams": ups})
+    cfg = parse_config({"security": {"validation": {"enabled": False}}, "upstreams": ups})
+    assert cfg.security.validation.enabled is False
