@@ -65,6 +65,15 @@ def build_addons(gw: Gateway, extra: Sequence[object] = ()) -> list[object]:
         chain.append(CallAddon(governor.Governor(gw), "governor"))
     chain.extend(extra)
     chain.extend(load_addon(spec, gw.config) for spec in gw.config.addons)
+    # The protection layer, outermost first: audit sees every decision below it; validation
+    # refuses a bad call before anything else looks at it; redaction sits next to the upstream
+    # (arguments cleaned on the way out, results and descriptions on the way in).
+    from manifold.security import audit, redact, validate
+
+    for builder in (audit.build, validate.build, redact.build):
+        addon = builder(gw)
+        if addon is not None:
+            chain.append(addon)
     chain.append(CallAddon(raw_meter, "raw_meter"))
     return chain
 

@@ -191,6 +191,32 @@ class StdioConfig(_Strict):
     write_high_water: int = Field(default=16 * 1024 * 1024, ge=64 * 1024)
 
 
+class RedactionConfig(_Strict):
+    """Secret redaction in both directions (security/redact.py)."""
+
+
+class ValidationConfig(_Strict):
+    """Argument validation against each tool's inputSchema (security/validate.py)."""
+
+    # Refuse a tools/call whose arguments do not match the tool's inputSchema (-32602).
+    enabled: bool = True
+    # Compiled validators kept (least recently used evicted; recompiled on the next call).
+    max_validators: int = Field(default=4096, ge=1, le=1_000_000)
+    # Steps a schema `pattern` with lookaround or backreferences may take on one value before
+    # the value is refused (patterns without them run in linear time and need no limit).
+    pattern_backtrack_limit: int = Field(default=100_000, ge=1_000, le=10_000_000)
+
+
+class AuditConfig(_Strict):
+    """The hash-chained audit log (security/audit.py)."""
+
+
+class SecurityConfig(_Strict):
+    redaction: RedactionConfig = Field(default_factory=RedactionConfig)
+    validation: ValidationConfig = Field(default_factory=ValidationConfig)
+    audit: AuditConfig = Field(default_factory=AuditConfig)
+
+
 class StateConfig(_Strict):
     """Where counters (and later, shared state) are kept."""
 
@@ -261,6 +287,7 @@ class GatewayConfig(_Strict):
     state: StateConfig = Field(default_factory=StateConfig)
     mrtr: MrtrConfig = Field(default_factory=MrtrConfig)
     stdio: StdioConfig = Field(default_factory=StdioConfig)
+    security: SecurityConfig = Field(default_factory=SecurityConfig)
     search: SearchConfig = Field(default_factory=SearchConfig)
     schemas: SchemasConfig = Field(default_factory=SchemasConfig)
     # Addons of one's own ("package.module:Factory"), run in this order inside the call chain

@@ -4,13 +4,15 @@ Legacy era only: `server/discover` gets -32601, then the `initialize` handshake.
   * `hold(seconds)`: answers after `seconds`; counts how many holds run at once. A
     `notifications/cancelled` for a hold stops it without an answer and is recorded.
   * `stats()`: JSON text (and structuredContent) with pid, the peak and current number of holds,
-    the upstream request ids of cancelled holds, and the count of notifications/cancelled seen.
+    the upstream request ids of cancelled holds, the count of notifications/cancelled seen, and
+    the tool calls received (name and arguments, in order).
   * `echo(text)`: answers with the text.
   * `noisy(lines)`: writes that many lines to its stderr (and a line of plain text that is not
     JSON-RPC to its stdout), then answers.
-Options: `--stubborn` ignores SIGTERM and stdin EOF, and starts a grandchild `sleep` in its own
-process group (so only SIGKILL of the group ends it all); `--stderr-chatter` writes to stderr
-on every request.
+Options: `--odd-schema` adds a tool `odd` (answers like `echo`) whose inputSchema no validator
+can compile (an unknown type); `--stubborn` ignores SIGTERM and stdin EOF, and starts a
+grandchild `sleep` in its own process group (so only SIGKILL of the group ends it all);
+`--stderr-chatter` writes to stderr on every request.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ parser = argparse.ArgumentParser()
 parser.add_argument("--name", default="rec")
 parser.add_argument("--stubborn", action="store_true")
 parser.add_argument("--stderr-chatter", action="store_true")
+parser.add_argument("--odd-schema", action="store_true")
 args = parser.parse_args()
 
 TOOLS = [
@@ -52,8 +55,11 @@ TOOLS = [
         "inputSchema": {"type": "object", "properties": {"lines": {"type": "integer"}}},
     },
 ]
+if args.odd_schema:
+    odd = {"type": "object", "properties": {"text": {"type": "no-such-type"}}}
+    TOOLS.append({"name": "odd", "description": "Echo text.", "inputSchema": odd})
 
-state: dict[str, Any] = {"current": 0, "peak": 0, "cancelled": [], "cancel_notes": 0}
+state: dict[str, Any] = {"current": 0, "peak": 0, "cancelled": [], "cancel_notes": 0, "calls": []}
 holds: dict[Any, asyncio.Task[None]] = {}
 out = sys.stdout.buffer
 
@@ -87,12 +93,13 @@ async def hold(rid: Any, seconds: float) -> None:
 def on_call(rid: Any, params: dict[str, Any]) -> None:
     name = params.get("name")
     a = params.get("arguments") or {}
+    state["calls"].append({"name": name, "arguments": params.get("arguments")})
     if name == "hold":
         holds[rid] = asyncio.ensure_future(hold(rid, float(a.get("seconds", 1))))
     elif name == "stats":
         st = {**state, "pid": os.getpid()}
         text_result(rid, json.dumps(st), st)
-    elif name == "echo":
+    elif name in ("echo", "odd"):
         text_result(rid, f"{args.name}:{a.get('text', '')}")
     elif name == "noisy":
         for i in range(int(a.get("lines", 10))):
