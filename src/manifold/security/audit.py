@@ -188,12 +188,15 @@ class AuditLog:
         """Write what is queued, then stop the writer (the gateway's stop calls this)."""
         if not self._thread.is_alive():
             return
+        deadline = time.monotonic() + timeout
         try:
             self._queue.put(None, timeout=timeout)
         except queue.Full:
             log.warning("audit log %s: writer stuck; closing with entries unwritten", self.path)
             return
-        self._thread.join(timeout)
+        self._thread.join(max(0.0, deadline - time.monotonic()))
+        if self._thread.is_alive():
+            log.warning("audit log %s: not all entries written within %.0f s", self.path, timeout)
 
     # The writer thread: everything below runs off the event loop.
 
