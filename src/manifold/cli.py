@@ -116,7 +116,10 @@ def _run_async(main: Callable[[], Coroutine[Any, Any, None]]) -> None:
         uvloop.install()
     except ImportError:  # pragma: no cover - uvloop is optional on exotic platforms
         pass
-    asyncio.run(main())
+    try:
+        asyncio.run(main())
+    except ConfigError as e:  # found while building the gateway (e.g. its audit file)
+        raise UserError(str(e)) from None
 
 
 def _install_stop_signals(stop: asyncio.Event) -> None:

@@ -123,3 +123,28 @@ async def test_calls_are_audited_in_a_chain_that_verifies(tmp_path: Path, mode: 
     failed = _verify(audit)
     assert failed.returncode == 1
     assert "line 2:" in failed.stderr and "1 entries before it verified" in failed.stderr
+
+
+def test_a_file_that_is_not_an_audit_log_stops_the_start_with_a_clear_error(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "notes.txt").write_text("not an audit log\n")
+    config = write_config(
+        tmp_path / "gw.yaml",
+        {"basic": stdio_upstream("basic_server.py")},
+        security={"audit": {"path": str(tmp_path / "notes.txt")}},
+    )
+    done = subprocess.run(
+        [MANIFOLD, "run", "--config", str(config)],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=support.test_env(),
+    )
+    assert done.returncode == 2, done.stderr
+    assert (
+        "security.audit.path:" in done.stderr and "does not end with audit entries" in done.stderr
+    )
+    assert "Traceback" not in done.stderr
+    assert (tmp_path / "notes.txt").read_text() == "not an audit log\n"

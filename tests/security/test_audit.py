@@ -209,3 +209,21 @@ async def test_an_is_error_result_and_a_refusal_name_their_outcome(tmp_path: Pat
         "validation",
     )
     assert ok["arg_digest"] == bad["arg_digest"] == refused["arg_digest"]
+
+
+def test_one_file_one_gateway_and_owner_only(tmp_path: Path) -> None:
+    path = tmp_path / "audit.jsonl"
+    first = AuditLog(path, 10)
+    try:
+        assert path.stat().st_mode & 0o777 == 0o600
+        with pytest.raises(ConfigError, match="in use by another manifold process"):
+            AuditLog(path, 10)
+    finally:
+        first.close()
+    AuditLog(path, 10).close()  # free again once the first one closed
+
+
+def test_an_unopenable_path_is_a_config_error(tmp_path: Path) -> None:
+    (tmp_path / "dir.jsonl").mkdir()
+    with pytest.raises(ConfigError, match=r"security\.audit\.path: cannot open"):
+        AuditLog(tmp_path / "dir.jsonl", 10)

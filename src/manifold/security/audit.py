@@ -19,6 +19,7 @@ waited for) and the count is written to the log, chained like any entry, once th
 from __future__ import annotations
 
 import asyncio
+import fcntl
 import hashlib
 import logging
 import os
@@ -155,11 +156,14 @@ class AuditLog:
 
     def __init__(self, path: Path, queue_size: int) -> None:
         self.path = path
-        path.parent.mkdir(parents=True, exist_ok=True)
-        prev, seq, partial = tail(path)
+        self._file = _open_locked(path)
+        try:
+            prev, seq, partial = tail(path)
+        except BaseException:
+            self._file.close()
+            raise
         self._prev = prev
         self._seq = seq
-        self._file = open(path, "ab")  # noqa: SIM115  (closed by the writer thread)
         if partial:
             # A crash cut the last line short. Close it with a newline so new entries stay
             # lines of their own; `manifold audit verify` names the cut line.
@@ -241,6 +245,26 @@ class AuditLog:
         entry["ts"] = _iso(entry["ts"])
         line, self._prev = seal(entry, self._prev)
         return line
+
+
+def _open_locked(path: Path) -> IO[bytes]:
+    """Open for appending (created readable by its owner only) and take an exclusive lock: two
+    gateways appending to one file would interleave two chains."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+    except OSError as e:
+        raise ConfigError(f"security.audit.path: cannot open {path} ({e.strerror or e})") from None
+    f = os.fdopen(fd, "ab")
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        f.close()
+        raise ConfigError(
+            f"security.audit.path: {path} is in use by another manifold process; "
+            "give each gateway its own audit file"
+        ) from None
+    return f
 
 
 def _iso(ts: float) -> str:
