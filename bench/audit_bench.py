@@ -2,7 +2,9 @@
 
 Runs the same `tools/call` context through a terminal that answers at once, bare and wrapped in
 the audit addon (writer thread running, writing to a temporary file), and prints the added
-microseconds per call (median of several rounds), plus the cost on a 5 MB result (the
+microseconds per call (median of several rounds): the event loop's part alone (entries built and
+thrown away) and all in (the writer thread serialising, hashing and appending in the same
+process), plus the cost on a 5 MB result (the
 `isError` search is the only part that grows with the result). Also the writer's rate.
 
     python -m bench.audit_bench
@@ -11,6 +13,7 @@ microseconds per call (median of several rounds), plus the cost on a 5 MB result
 from __future__ import annotations
 
 import asyncio
+import gc
 import statistics
 import tempfile
 import time
@@ -69,15 +72,27 @@ async def _measure(result: bytes, calls: int, audit: Audit) -> tuple[float, floa
     return statistics.median(bare), statistics.median(wrapped)
 
 
+class _Discard(AuditLog):
+    """The event loop's part alone: entries are built, then thrown away."""
+
+    def put(self, entry: dict[str, Any]) -> None:
+        pass
+
+
 async def main() -> None:
+    gc.set_threshold(20_000, 20, 20)  # as `manifold run` and `serve` set it
     small = orjson.dumps({"content": [{"type": "text", "text": "x" * 200}]})
     big = orjson.dumps({"content": [{"type": "text", "text": "y" * (5 * 1024 * 1024)}]})
     with tempfile.TemporaryDirectory() as d:
+        loop_only = _Discard(Path(d) / "discard.jsonl", 1)
+        b, w = await _measure(small, CALLS, Audit(loop_only))
+        print(f"event loop only: added {w - b:.2f} us/call")
+        loop_only.close()
         path = Path(d) / "audit.jsonl"
         log = AuditLog(path, 1_000_000)
         audit = Audit(log)
         b, w = await _measure(small, CALLS, audit)
-        print(f"small result: bare {b:.2f} us, audited {w:.2f} us, added {w - b:.2f} us/call")
+        print(f"with the writer: bare {b:.2f} us, audited {w:.2f} us, added {w - b:.2f} us/call")
         b, w = await _measure(big, 50, audit)
         print(f"5 MB result:  bare {b:.2f} us, audited {w:.2f} us, added {w - b:.2f} us/call")
         t0 = time.perf_counter()

@@ -23,13 +23,12 @@ import fcntl
 import hashlib
 import logging
 import os
-import queue
 import re
 import threading
 import time
+from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any, Final, Protocol
 
@@ -45,6 +44,7 @@ GENESIS: Final = "0" * 64
 _SORT: Final = orjson.OPT_SORT_KEYS
 _CLOSE_TIMEOUT: Final = 10.0  # seconds the gateway's stop waits for the queue to drain
 _TAIL_BYTES: Final = 1024 * 1024
+_BATCH: Final = 4096  # entries per write at most
 # A refusal names its mechanism here: `error.data.mechanism`, or for an `isError` result
 # `_meta["manifold/mechanism"]`.
 MECHANISM_META: Final = "manifold/mechanism"
@@ -69,9 +69,11 @@ def seal(entry: dict[str, Any], prev: str) -> tuple[bytes, str]:
     """The line (with its newline) for `entry` chained after `prev`, and its hash."""
     entry["prev"] = prev
     entry.pop("hash", None)
-    digest = hashlib.sha256(canonical(entry)).hexdigest()
+    body = canonical(entry)
+    digest = hashlib.sha256(body).hexdigest()
     entry["hash"] = digest
-    return orjson.dumps(entry, option=_SORT | orjson.OPT_APPEND_NEWLINE), digest
+    # The canonical bytes with the hash as a last member (verify re-sorts what it reads).
+    return b'%s,"hash":"%s"}\n' % (body[:-1], digest.encode()), digest
 
 
 @dataclass(slots=True)
@@ -169,66 +171,72 @@ class AuditLog:
             # lines of their own; `manifold audit verify` names the cut line.
             log.warning("audit log %s ends with a partial line; continuing after it", path)
             self._file.write(b"\n")
-        self._queue: queue.Queue[dict[str, Any] | None] = queue.Queue(queue_size)
+        # The event loop appends; the writer pops. A deque needs no lock for that; the writer
+        # is woken only when it said it was idle.
+        self._pending: deque[dict[str, Any]] = deque()
+        self._max = queue_size
+        self._wake = threading.Event()
+        self._idle = False
+        self._closing = False
         self.dropped = 0  # counted on the event loop
         self._dropped_written = 0  # by the writer
         self.written = 0
+        self._ts_second = -1
+        self._ts_prefix = ""
         self._thread = threading.Thread(target=self._run, name="manifold-audit", daemon=True)
         self._thread.start()
 
     def put(self, entry: dict[str, Any]) -> None:
         """Queue an entry; never blocks. Past the bound it is counted as dropped."""
-        try:
-            self._queue.put_nowait(entry)
-        except queue.Full:
+        if len(self._pending) >= self._max:
             self.dropped += 1
             if self.dropped == self._dropped_written + 1:  # once per episode, not per entry
                 log.warning(
                     "audit log %s: queue full (security.audit.queue_size); dropping entries",
                     self.path,
                 )
+            return
+        self._pending.append(entry)
+        if self._idle:
+            self._wake.set()
 
     def close(self, timeout: float = _CLOSE_TIMEOUT) -> None:
         """Write what is queued, then stop the writer (the gateway's stop calls this)."""
         if not self._thread.is_alive():
             return
-        deadline = time.monotonic() + timeout
-        try:
-            self._queue.put(None, timeout=timeout)
-        except queue.Full:
-            log.warning("audit log %s: writer stuck; closing with entries unwritten", self.path)
-            return
-        self._thread.join(max(0.0, deadline - time.monotonic()))
+        self._closing = True
+        self._wake.set()
+        self._thread.join(timeout)
         if self._thread.is_alive():
             log.warning("audit log %s: not all entries written within %.0f s", self.path, timeout)
 
     # The writer thread: everything below runs off the event loop.
 
     def _run(self) -> None:
+        pending = self._pending
         try:
             while True:
-                batch = [self._queue.get()]
-                while True:  # take whatever else is already there: one write per batch
-                    try:
-                        batch.append(self._queue.get_nowait())
-                    except queue.Empty:
-                        break
-                stop = self._write(batch)
-                if stop:
-                    return
+                if not pending:
+                    if self._closing:
+                        self._write([])  # a last count of dropped entries, if any
+                        return
+                    self._idle = True
+                    if not pending and not self._closing:  # checked again after saying so
+                        self._wake.wait(1.0)
+                    self._idle = False
+                    self._wake.clear()
+                    continue
+                batch: list[dict[str, Any]] = []
+                while pending and len(batch) < _BATCH:  # one write for what is there
+                    batch.append(pending.popleft())
+                self._write(batch)
         except Exception:
             log.exception("audit log %s: writer failed; no further entries", self.path)
         finally:
             self._file.close()
 
-    def _write(self, batch: list[dict[str, Any] | None]) -> bool:
-        out: list[bytes] = []
-        stop = False
-        for entry in batch:
-            if entry is None:
-                stop = True
-                break
-            out.append(self._line(entry))
+    def _write(self, batch: list[dict[str, Any]]) -> None:
+        out = [self._line(entry) for entry in batch]
         dropped = self.dropped - self._dropped_written
         if dropped:
             self._dropped_written += dropped
@@ -237,14 +245,21 @@ class AuditLog:
             self._file.write(b"".join(out))
             self._file.flush()
             self.written += len(out)
-        return stop
 
     def _line(self, entry: dict[str, Any]) -> bytes:
         self._seq += 1
         entry["seq"] = self._seq
-        entry["ts"] = _iso(entry["ts"])
+        entry["ts"] = self._iso(entry["ts"])
         line, self._prev = seal(entry, self._prev)
         return line
+
+    def _iso(self, ts: float) -> str:
+        """UTC with milliseconds; the date and time of day formatted once per second."""
+        second = int(ts)
+        if second != self._ts_second:
+            self._ts_second = second
+            self._ts_prefix = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(second))
+        return f"{self._ts_prefix}.{int((ts - second) * 1000):03d}Z"
 
 
 def _open_locked(path: Path) -> IO[bytes]:
@@ -265,10 +280,6 @@ def _open_locked(path: Path) -> IO[bytes]:
             "give each gateway its own audit file"
         ) from None
     return f
-
-
-def _iso(ts: float) -> str:
-    return datetime.fromtimestamp(ts, UTC).isoformat(timespec="milliseconds")
 
 
 # ------------------------------------------------------------------------------- the addon
