@@ -18,7 +18,7 @@ from manifold.catalog import Route
 from manifold.config import ConfigError
 from manifold.pipeline import CallContext
 from manifold.protocol import jsonrpc as rpc
-from manifold.security.audit import GENESIS, Audit, AuditLog, seal, tail, verify
+from manifold.security.audit import GENESIS, Audit, AuditLog, _digest, seal, tail, verify
 
 
 def _entry(i: int) -> dict[str, Any]:
@@ -228,3 +228,14 @@ def test_an_unopenable_path_is_a_config_error(tmp_path: Path) -> None:
     (tmp_path / "dir.jsonl").mkdir()
     with pytest.raises(ConfigError, match=r"security\.audit\.path: cannot open"):
         AuditLog(tmp_path / "dir.jsonl", 10)
+
+
+def test_arguments_too_deep_for_the_encoder_still_get_a_digest() -> None:
+    deep: Any = "x"
+    for _ in range(400):
+        deep = [deep]
+    with pytest.raises(orjson.JSONEncodeError):
+        orjson.dumps(deep)
+    digest = _digest({"a": deep})
+    assert digest is not None and len(digest) == 64
+    assert digest != _digest({"a": [deep]})

@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, Final, Protocol
 
+import msgspec
 import orjson
 
 from manifold.config import AuditConfig, ConfigError, GatewayConfig
@@ -315,6 +316,19 @@ def _result_mechanism(raw: memoryview) -> str | None:
     return _mechanism({"mechanism": meta.get(MECHANISM_META)} if isinstance(meta, dict) else None)
 
 
+def _digest(args: dict[str, Any]) -> str | None:
+    """SHA-256 of the arguments' canonical JSON; None when they cannot be encoded (nesting
+    deeper than the encoder allows)."""
+    try:
+        body = canonical(args)
+    except (TypeError, orjson.JSONEncodeError):  # an integer past 64 bits, deep nesting
+        try:
+            body = msgspec.json.encode(args, order="sorted")
+        except (TypeError, ValueError, RecursionError):
+            return None
+    return hashlib.sha256(body).hexdigest()
+
+
 class Audit:
     """The `call` hook: records each routed call's final outcome."""
 
@@ -338,7 +352,7 @@ class Audit:
         if isinstance(args, dict):
             # The keys and a digest, computed now: addons further in may rewrite the arguments.
             entry["arg_keys"] = sorted(args)
-            entry["arg_digest"] = hashlib.sha256(canonical(args)).hexdigest()
+            entry["arg_digest"] = _digest(args)
         t0 = time.perf_counter()
         try:
             res = await call_next(ctx)
