@@ -59,8 +59,11 @@ async def test_calls_are_audited_in_a_chain_that_verifies(tmp_path: Path, mode: 
         assert not ok.is_error
         bad = await c.call_tool("basic__add", {"a": SECRET, "b": 1})  # the server refuses it
         assert bad.is_error
-        with pytest.raises(MCPError, match="Unknown prompt"):  # not routed: not a call
+        # Names the dispatcher does not know are answered before routing: not calls.
+        with pytest.raises(MCPError, match="Unknown prompt"):
             await c.get_prompt("basic__nope", {"x": SECRET})
+        with pytest.raises(MCPError, match="Unknown tool"):
+            await c.call_tool("basic__nope", {"x": SECRET})
         with pytest.raises(MCPError):  # the upstream answers with a JSON-RPC error
             await c.read_resource("basic://nothing-here")
         res = await c.read_resource("basic://item/7")
