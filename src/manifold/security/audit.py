@@ -376,7 +376,8 @@ class Audit:
             entry["outcome"] = "error"
             err = res.error
             if isinstance(err, dict):
-                entry["code"] = err.get("code")
+                code = err.get("code")
+                entry["code"] = code if type(code) is int else None  # as sent: any JSON
                 if (m := _mechanism(err.get("data"))) is not None:
                     entry["mechanism"] = m
         elif ctx.method == "tools/call" and _IS_ERROR.search(raw := memoryview(res.result)):
