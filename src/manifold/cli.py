@@ -116,7 +116,10 @@ def _run_async(main: Callable[[], Coroutine[Any, Any, None]]) -> None:
         uvloop.install()
     except ImportError:  # pragma: no cover - uvloop is optional on exotic platforms
         pass
-    asyncio.run(main())
+    try:
+        asyncio.run(main())
+    except ConfigError as e:  # found while building the gateway (e.g. its audit file)
+        raise UserError(str(e)) from None
 
 
 def _install_stop_signals(stop: asyncio.Event) -> None:
@@ -495,6 +498,30 @@ def import_(path: str, output: str | None) -> None:
         click.echo(text, nl=False)
     for w in res.warnings:
         click.echo(f"warning: {w}", err=True)
+
+
+@main.group()
+def audit() -> None:
+    """The audit log (security.audit.path): check its hash chain."""
+
+
+@audit.command("verify")
+@click.argument("path", type=click.Path(exists=True, dir_okay=False))
+def audit_verify(path: str) -> None:
+    """Check every line's hash and its link to the line before; exit 1 at the first bad line."""
+    from manifold.security.audit import verify
+
+    try:
+        v = verify(path)
+    except OSError as e:
+        raise UserError(f"{path}: cannot read ({e.strerror or e})") from None
+    if not v.ok:
+        click.echo(
+            f"{path}: line {v.bad_line}: {v.reason} ({v.entries} entries before it verified)",
+            err=True,
+        )
+        sys.exit(1)
+    click.echo(f"{path}: {v.entries} entries, chain intact, last hash {v.last_hash}")
 
 
 if __name__ == "__main__":  # pragma: no cover

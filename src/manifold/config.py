@@ -210,6 +210,13 @@ class ValidationConfig(_Strict):
 class AuditConfig(_Strict):
     """The hash-chained audit log (security/audit.py)."""
 
+    # JSON lines, appended; "" (the default) turns the audit log off. Relative to the working
+    # directory; "~" is expanded.
+    path: str = ""
+    # Entries waiting for the writer thread; past it an entry is counted as dropped (and the
+    # count written to the log when there is room again): a call never waits for the disk.
+    queue_size: int = Field(default=10_000, ge=1, le=1_000_000)
+
 
 class SecurityConfig(_Strict):
     redaction: RedactionConfig = Field(default_factory=RedactionConfig)

@@ -127,6 +127,9 @@ class Gateway:
         await self.savings.flush()  # before the upstreams: a client may give us little time
         await asyncio.gather(*(u.stop() for u in self.upstreams.values()), return_exceptions=True)
         await self.savings.stop()
+        for addon in self.hooks.addons:  # addons that keep something (the audit log) flush it
+            if callable(close := getattr(addon, "close", None)):
+                await asyncio.to_thread(close)
 
     def spawn(self, coro: Any) -> asyncio.Task[Any]:
         task: asyncio.Task[Any] = asyncio.ensure_future(coro)
