@@ -271,6 +271,10 @@ def gateway_config(
         for s in servers
     }
     cfg: JsonObj = {"exposure": {"mode": mode}, "state": {"path": ""}, "prefix": prefix}
+    # The replayed sessions carry the peer's recorded arguments, trimmed (required fields are
+    # missing); the mock serves anything. This harness measures tokens, so argument validation
+    # (on by default) is off here.
+    cfg["security"] = {"validation": {"enabled": False}}
     if page_size is not None:
         cfg["page_size"] = page_size
     if response is not None:

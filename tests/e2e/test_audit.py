@@ -57,8 +57,9 @@ async def test_calls_are_audited_in_a_chain_that_verifies(tmp_path: Path, mode: 
     async with Client(_params(config), mode=mode, cache=None) as c:
         ok = await c.call_tool("basic__echo", {"text": SECRET})
         assert not ok.is_error
-        bad = await c.call_tool("basic__add", {"a": SECRET, "b": 1})  # the server refuses it
-        assert bad.is_error
+        # Refused by argument validation before it leaves: audited with its mechanism.
+        with pytest.raises(MCPError, match="validation: invalid arguments"):
+            await c.call_tool("basic__add", {"a": SECRET, "b": 1})
         # Names the dispatcher does not know are answered before routing: not calls.
         with pytest.raises(MCPError, match="Unknown prompt"):
             await c.get_prompt("basic__nope", {"x": SECRET})
@@ -73,13 +74,14 @@ async def test_calls_are_audited_in_a_chain_that_verifies(tmp_path: Path, mode: 
     assert b"hunter2" not in audit.read_bytes()
     assert [(e["method"], e["target"], e["outcome"], e.get("code")) for e in entries] == [
         ("tools/call", "basic__echo", "ok", None),
-        ("tools/call", "basic__add", "tool_error", None),
+        ("tools/call", "basic__add", "error", -32602),
         ("resources/read", "basic://nothing-here", "error", -32602),
         ("resources/read", "basic://item/7", "ok", None),
     ]
     echo, add = entries[0], entries[1]
     assert echo["upstream"] == "basic" and echo["arg_keys"] == ["text"]
     assert add["arg_keys"] == ["a", "b"] and len(add["arg_digest"]) == 64
+    assert add.get("mechanism") == "validation"
     assert echo["client"] and echo["ms"] >= 0 and echo["seq"] == 1
     assert [e["seq"] for e in entries] == list(range(1, len(entries) + 1))
 
