@@ -1,9 +1,277 @@
-"""Placeholder: built in its own change. `build()` returns the addon, or None when it is off."""
+"""Secret redaction, both ways (config `security.redaction`, on by default).
+
+What it cleans, and where (hooks, see `manifold.hooks`):
+- call, going out: the string values of `tools/call` and `prompts/get` arguments, so a
+  credential the model pastes into a call never reaches the upstream;
+- call, coming back: every string of a result (text blocks, structuredContent, embedded and
+  read resource text, `_meta`) and of an error, except the base64 payloads of images, audio and
+  blobs; structuredContent keeps its shape (strings are replaced in place), and a string under
+  a secret-named key (`password`, `api_key`, `client_secret`, ...) is replaced as a whole;
+- catalog: every string of a tool, prompt, resource or template definition as it arrives
+  (descriptions, inputSchema descriptions, defaults and examples) except its name and URI;
+- notification: the `data` of log messages and the `message` of progress notifications.
+
+A secret becomes `[REDACTED:<rule>]`; for rules with a context (`password=`, `Bearer `, a URL's
+user) only the secret part is replaced. The built-in rules are in `secret_rules.py`; user rules
+(`rules`, RE2 syntax) run after them; `disable` turns built-in rules off by name.
+
+Cost: the triggers of all rules form one RE2 set matched once over a result's raw bytes (about
+1 GB/s); a result that fires no trigger is relayed as it came, undecoded. Only a result that
+fires one is decoded, and only the rules it fired run over its strings.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+import logging
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol
+
+import msgspec
+import orjson
+import re2  # type: ignore[import-untyped]
+
+from manifold.config import ConfigError, RedactionConfig
+from manifold.hooks import CatalogEvent, Items, NotificationEvent
+from manifold.pipeline import CallContext, CallNext
+from manifold.protocol import jsonrpc as rpc
+from manifold.security import secret_rules
+from manifold.security.secret_rules import BUILTIN, NAMES, assignment_ok, secret_key
+
+if TYPE_CHECKING:
+    from manifold.config import GatewayConfig
+
+log = logging.getLogger("manifold.security.redact")
+
+FIELD_RULE = "secret-field"  # a string under a secret-named key of a structured value
+_ARG_METHODS = frozenset({"tools/call", "prompts/get"})
+_KEEP_KEYS = frozenset({"name", "uri", "uriTemplate"})  # identity of a catalog item
 
 
-def build(gw: Any) -> object | None:
-    return None
+class RedactHost(Protocol):
+    """What redaction uses of the gateway."""
+
+    @property
+    def config(self) -> GatewayConfig: ...
+
+
+def marker(rule: str) -> str:
+    return f"[REDACTED:{rule}]"
+
+
+@dataclass(frozen=True, slots=True)
+class _Compiled:
+    name: str
+    finditer: Callable[[str], Any]
+    groups: tuple[int, ...]
+    check: Callable[[Any, str], bool] | None
+    mark: str
+
+
+def _builtin(rule: secret_rules.Rule) -> _Compiled:
+    check: Callable[[Any, str], bool] | None = None
+    if rule.name == "secret-assignment":
+        check = assignment_ok
+    elif rule.check is not None:
+        plain = rule.check
+        check = lambda _m, v: plain(v)  # noqa: E731
+    return _Compiled(rule.name, rule.pattern.finditer, rule.groups, check, marker(rule.name))
+
+
+class Redactor:
+    """The compiled rule set: a prefilter over raw bytes, and the rules over strings."""
+
+    def __init__(self, cfg: RedactionConfig) -> None:
+        unknown = sorted(set(cfg.disable) - NAMES)
+        if unknown:
+            raise ConfigError(
+                f"security.redaction.disable: unknown rule(s) {', '.join(unknown)} "
+                f"(built-in: {', '.join(sorted(NAMES))})"
+            )
+        off = set(cfg.disable)
+        rules: list[_Compiled] = []
+        triggers: list[str] = []
+        for rule in BUILTIN:
+            if rule.name not in off:
+                rules.append(_builtin(rule))
+                triggers.append("(?i)" + rule.trigger)
+        for user in cfg.rules:
+            rx = re2.compile(user.pattern)
+            rules.append(_Compiled(user.name, rx.finditer, (user.group,), None, marker(user.name)))
+            triggers.append(user.pattern)
+        self.rules = rules
+        self.keyed = "secret-assignment" not in off
+        self.counts: Counter[str] = Counter()
+        self._set: Any = None
+        if triggers:
+            s = re2.Set.SearchSet(re2.Options())
+            for t in triggers:
+                s.Add(t)
+            s.Compile()
+            self._set = s
+
+    # ------------------------------------------------------------- prefilter
+
+    def fired(self, raw: bytes | memoryview | str) -> list[_Compiled]:
+        """The rules whose trigger occurs in `raw` (empty: nothing there to redact)."""
+        if self._set is None:
+            return []
+        hits = self._set.Match(raw)
+        if not hits:
+            return []
+        return [self.rules[i] for i in sorted(hits)]
+
+    # ------------------------------------------------------------- strings
+
+    def text(self, s: str, rules: Sequence[_Compiled] | None = None) -> str:
+        """`s` with every secret the rules find replaced by its marker."""
+        if rules is None:
+            rules = self.fired(s)
+        for rule in rules:
+            s = self._apply(rule, s)
+        return s
+
+    def _apply(self, rule: _Compiled, s: str) -> str:
+        out: list[str] = []
+        pos = 0
+        for m in rule.finditer(s):
+            g = next((g for g in rule.groups if m.group(g) is not None), None)
+            if g is None:
+                continue
+            value = m.group(g)
+            if not value or (rule.check is not None and not rule.check(m, value)):
+                continue
+            start, end = m.span(g)
+            if start < pos:
+                continue
+            out.append(s[pos:start])
+            out.append(rule.mark)
+            pos = end
+            self.counts[rule.name] += 1
+        if not out:
+            return s
+        out.append(s[pos:])
+        return "".join(out)
+
+    # ------------------------------------------------------------- values
+
+    def value(
+        self, v: Any, rules: Sequence[_Compiled], keyed: bool, skip: frozenset[str] = frozenset()
+    ) -> Any:
+        """`v` with its strings redacted; the same object when nothing changed."""
+        if isinstance(v, str):
+            return self.text(v, rules)
+        if isinstance(v, list):
+            new = [self.value(x, rules, keyed) for x in v]
+            return v if all(a is b for a, b in zip(new, v, strict=True)) else new
+        if isinstance(v, dict):
+            changed = False
+            out: dict[str, Any] = {}
+            binary = _binary_keys(v)
+            for k, x in v.items():
+                if k in skip or k in binary:
+                    y = x
+                elif keyed and isinstance(x, str) and secret_key(k) and _secret(x):
+                    y = marker(FIELD_RULE)
+                    self.counts[FIELD_RULE] += 1
+                else:
+                    y = self.value(x, rules, keyed)
+                changed = changed or y is not x
+                out[k] = y
+            return out if changed else v
+        return v
+
+    def raw_result(self, raw: bytes) -> bytes | None:
+        """A result's bytes redacted, or None when nothing in it is a secret."""
+        rules = self.fired(raw)
+        if not rules:
+            return None
+        obj = rpc.load_raw(raw)
+        new = self.value(obj, rules, self.keyed)
+        if new is obj:
+            return None
+        return orjson.dumps(new)
+
+
+def _binary_keys(d: dict[str, Any]) -> frozenset[str]:
+    """Keys holding base64 payloads (image and audio data, resource blobs): not text."""
+    if "blob" in d and "uri" in d:
+        return frozenset({"blob"})
+    if d.get("type") in ("image", "audio") and "data" in d:
+        return frozenset({"data"})
+    return frozenset()
+
+
+def _secret(value: str) -> bool:
+    return secret_rules._secret_value(value)
+
+
+class Redaction:
+    """The addon: redacts calls both ways, catalog definitions and notifications."""
+
+    def __init__(self, cfg: RedactionConfig) -> None:
+        self.r = Redactor(cfg)
+
+    @property
+    def counts(self) -> Counter[str]:
+        return self.r.counts
+
+    async def call(self, ctx: CallContext, call_next: CallNext) -> Any:
+        if ctx.method in _ARG_METHODS:
+            args = ctx.params.get("arguments")
+            if args:
+                rules = self.r.fired(orjson.dumps(args))
+                if rules:
+                    new = self.r.value(args, rules, keyed=False)
+                    if new is not args:
+                        log.debug("redacted secrets in the arguments of %s", ctx.exposed)
+                        ctx.params = {**ctx.params, "arguments": new}
+        res = await call_next(ctx)
+        if res.error is not None:
+            rules = self.r.fired(orjson.dumps(res.error))
+            if rules:
+                err = self.r.value(res.error, rules, self.r.keyed)
+                if err is not res.error:
+                    log.debug("redacted secrets in an error from %s", ctx.exposed)
+                    return msgspec.structs.replace(res, error=err)
+            return res
+        raw = res.result
+        if not raw:
+            return res
+        new_raw = self.r.raw_result(bytes(raw) if not isinstance(raw, bytes) else raw)
+        if new_raw is None:
+            return res
+        log.debug("redacted secrets in the result of %s", ctx.exposed)
+        return msgspec.structs.replace(res, result=msgspec.Raw(new_raw))
+
+    def catalog(self, event: CatalogEvent) -> Items:
+        rules = self.r.fired(orjson.dumps(event.items))
+        if not rules:
+            return event.items
+        out = [self.r.value(item, rules, self.r.keyed, _KEEP_KEYS) for item in event.items]
+        n = sum(a is not b for a, b in zip(out, event.items, strict=True))
+        if n:
+            log.debug("redacted secrets in %d %s of %s", n, event.kind, event.upstream)
+        return out
+
+    def notification(self, event: NotificationEvent) -> dict[str, Any] | None:
+        key = {"notifications/message": "data", "notifications/progress": "message"}.get(
+            event.method
+        )
+        if key is None or key not in event.params:
+            return event.params
+        v = event.params[key]
+        rules = self.r.fired(v if isinstance(v, str) else orjson.dumps(v))
+        if not rules:
+            return event.params
+        new = self.r.value(v, rules, self.r.keyed)
+        return event.params if new is v else {**event.params, key: new}
+
+
+def build(gw: RedactHost) -> Redaction | None:
+    cfg = gw.config.security.redaction
+    return Redaction(cfg) if cfg.enabled else None
+
+
+__all__ = ["Redaction", "Redactor", "build", "marker"]

@@ -1,0 +1,389 @@
+"""The built-in secret rules: the credential formats people leak, each with a cheap trigger.
+
+A rule is a regular expression for one credential shape, the group that holds the secret (the
+rest of the match, such as `password=` or `Bearer `, stays), an optional check that the
+captured text is a real secret and not a look-alike (a checksum, a decodable JWT header, not a
+documentation placeholder), and a *trigger*: a short case-insensitive RE2 pattern that every
+match contains. The triggers of all rules form one RE2 set, matched once over a message's raw
+bytes; a message that fires no trigger is relayed without being decoded (`redact.py`).
+
+The prefixes and shapes follow what the providers document and what public secret scanners
+(gitleaks among them) look for; the expressions here are this project's own.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import math
+import re
+import zlib
+from collections.abc import Callable
+from dataclasses import dataclass
+
+Check = Callable[[str], bool]
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    name: str
+    pattern: re.Pattern[str]
+    trigger: str  # RE2 syntax, matched case-insensitively on raw bytes
+    groups: tuple[int, ...] = (0,)  # the first of these that took part holds the secret
+    check: Check | None = None  # True when the captured text is a real secret
+
+
+# ----------------------------------------------------------------- look-alike tests
+
+_PLACEHOLDER_WORDS = (
+    "example",
+    "your",
+    "placeholder",
+    "redacted",
+    "xxxx",
+    "****",
+    "....",
+    "<",
+    ">",
+    "${",
+    "{{",
+    "%s",
+    "dummy",
+    "sample",
+    "insert",
+    "replace",
+    "here",
+    "changeme",
+    "foobar",
+)
+_NOT_SECRET_VALUES = frozenset(
+    {
+        "true",
+        "false",
+        "null",
+        "none",
+        "nil",
+        "undefined",
+        "required",
+        "optional",
+        "string",
+        "str",
+        "number",
+        "integer",
+        "boolean",
+        "object",
+        "password",
+        "passwd",
+        "secret",
+        "token",
+        "apikey",
+        "api_key",
+        "hidden",
+        "masked",
+        "empty",
+        "unset",
+        "missing",
+        "invalid",
+        "expired",
+        "revoked",
+        "default",
+        "environment",
+        "prompt",
+    }
+)
+
+
+def placeholder(value: str) -> bool:
+    """A documentation placeholder or template, not a credential."""
+    low = value.lower()
+    if any(w in low for w in _PLACEHOLDER_WORDS):
+        return True
+    core = value.strip("\"'`")
+    if len(set(core)) <= 2:  # xxxxxxxx, 00000000, ab ab ab
+        return True
+    return core.startswith(("$", "%", "@", "&", "*")) or "(" in core or "[" in core
+
+
+def entropy(value: str) -> float:
+    """Shannon entropy in bits per character."""
+    n = len(value)
+    if not n:
+        return 0.0
+    counts: dict[str, int] = {}
+    for ch in value:
+        counts[ch] = counts.get(ch, 0) + 1
+    return -sum(c / n * math.log2(c / n) for c in counts.values())
+
+
+def _random_like(value: str, bits: float = 3.0) -> bool:
+    return not placeholder(value) and entropy(value) >= bits
+
+
+def _secret_value(value: str) -> bool:
+    """A value assigned to a secret-named key (`PASSWORD=...`) that reads as a credential."""
+    core = value.strip().strip("\"'`")
+    if len(core) < 6 or core.lower() in _NOT_SECRET_VALUES or placeholder(core):
+        return False
+    if core.replace(".", "").replace("-", "").replace("_", "").isdigit():
+        return False  # numbers, versions, counts
+    low = core.lower()
+    if low.startswith(("http://", "https://", "file:", "/", "./", "~")) and ":" not in low[8:]:
+        return False  # a path or an address, not a secret
+    if low.startswith(("process.env", "os.environ", "env.", "secrets.", "vault:", "getenv")):
+        return False
+    has_other = any(not c.isalpha() for c in core)
+    return has_other or len(core) >= 8
+
+
+_B62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+
+
+def _base62(n: int, width: int = 6) -> str:
+    out = ""
+    while n:
+        n, r = divmod(n, 62)
+        out = _B62[r] + out
+    return out.rjust(width, "0")
+
+
+def crc32_token_ok(token: str) -> bool:
+    """GitHub's classic tokens (and npm's) end in a base62 CRC32 of the 30 random characters."""
+    body = token.split("_", 1)[1]
+    random_part, check = body[:30], body[30:]
+    return _base62(zlib.crc32(random_part.encode())) == check
+
+
+def _github_classic(token: str) -> bool:
+    # A valid checksum confirms it whatever it looks like; without one it must still look
+    # random (a made-up or truncated token leaks as much), which a placeholder does not.
+    return crc32_token_ok(token) or _random_like(token[4:], 3.5)
+
+
+def _jwt(token: str) -> bool:
+    head = token.split(".", 1)[0]
+    try:
+        raw = base64.urlsafe_b64decode(head + "=" * (-len(head) % 4))
+    except (binascii.Error, ValueError):
+        return False
+    return b'"alg"' in raw and raw.lstrip().startswith(b"{")
+
+
+def _aws(key: str) -> bool:
+    return not key.endswith("EXAMPLE") and not placeholder(key)
+
+
+def _has_digit_and_letter(value: str) -> bool:
+    return (
+        any(c.isdigit() for c in value)
+        and any(c.isalpha() for c in value)
+        and not placeholder(value)
+    )
+
+
+def _credential(value: str) -> bool:
+    core = value.strip("\"'")
+    return len(core) >= 3 and core.lower() not in _NOT_SECRET_VALUES and not placeholder(core)
+
+
+def _header_value(value: str) -> bool:
+    return not placeholder(value) and (any(c.isdigit() for c in value) or entropy(value) >= 3.5)
+
+
+# ----------------------------------------------------------------- the rules
+
+_L = r"(?<![A-Za-z0-9_\-])"  # not inside a longer token
+_R = r"(?![A-Za-z0-9_\-])"
+
+
+def _prefixed(name: str, prefix: str, body: str, trigger: str, check: Check | None = None) -> Rule:
+    return Rule(name, re.compile(_L + prefix + body + _R), trigger, (0,), check)
+
+
+# A key whose value is a secret: ...SECRET, ...TOKEN, ...PASSWORD, ...API_KEY and the like,
+# but not max_tokens, token_type, page tokens or counts.
+_SECRET_KEY = (
+    r"(?:[A-Za-z0-9_.\-]*(?:secret|token|password|passwd|passphrase|api[_\-]?key|apikey"
+    r"|access[_\-]?key|secret[_\-]?key|private[_\-]?key|auth[_\-]?key|credentials?)"
+    r"|(?:[A-Za-z0-9_.\-]*[_.\-])?(?:pass|pwd))"
+)
+SECRET_KEY = re.compile(_SECRET_KEY + r"\Z", re.I)
+_NOT_SECRET_KEY = re.compile(r"page|next|cursor|continuation|count|max|min|limit|sync|csrf", re.I)
+
+
+def secret_key(key: str) -> bool:
+    """A mapping key whose string value is a secret (for structured values)."""
+    return bool(SECRET_KEY.match(key)) and not _NOT_SECRET_KEY.search(key)
+
+
+def _assignment_key_ok(match: re.Match[str]) -> bool:
+    return not _NOT_SECRET_KEY.search(match.group(1))
+
+
+_VALUE = r"""(?:"([^"\n]{1,400})"|'([^'\n]{1,400})'|([^\s"',;#}\]]{1,400}))"""
+
+BUILTIN: tuple[Rule, ...] = (
+    Rule(
+        "private-key",
+        re.compile(
+            r"-----BEGIN[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----"
+            r"(?:[\s\S]{0,20000}?-----END[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----"
+            r"|[A-Za-z0-9+/=\s\\:,.\-]*)"
+        ),
+        r"PRIVATE KEY",
+    ),
+    Rule(
+        "aws-access-key",
+        re.compile(
+            r"(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|APKA)"
+            r"[A-Z0-9]{16}(?![A-Za-z0-9])"
+        ),
+        r"A(?:KIA|SIA|BIA|CCA|GPA|IDA|ROA|IPA|NPA|NVA|PKA)",
+        check=_aws,
+    ),
+    _prefixed("github-token", r"gh[pousr]_", r"[A-Za-z0-9]{36}", r"gh[pousr]_", _github_classic),
+    _prefixed("github-token", r"github_pat_", r"[A-Za-z0-9_]{40,255}", r"github_pat_", None),
+    _prefixed(
+        "gitlab-token",
+        r"gl(?:pat|dt|rt|ptt|cbt|imt|soat|ft|oas|agent)-",
+        r"[A-Za-z0-9_\-]{20,}",
+        r"gl[a-z]{1,5}-",
+        _has_digit_and_letter,
+    ),
+    _prefixed("slack-token", r"xox[abposre]-", r"[A-Za-z0-9\-]{10,}", r"xox[abposre]-"),
+    Rule(
+        "slack-webhook",
+        re.compile(r"hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9/_\-]{20,}"),
+        r"hooks\.slack\.com",
+    ),
+    _prefixed(
+        "stripe-secret-key",
+        r"(?:sk|rk)_(?:live|test)_",
+        r"[A-Za-z0-9]{16,}",
+        r"[sr]k_(?:live|test)_",
+        _has_digit_and_letter,
+    ),
+    _prefixed(
+        "anthropic-key",
+        r"sk-ant-",
+        r"(?:api|admin|sid)?[0-9]{0,2}-?[A-Za-z0-9_\-]{20,}",
+        r"sk-ant-",
+        _has_digit_and_letter,
+    ),
+    _prefixed(
+        "openai-key",
+        r"sk-(?!ant-)(?:proj-|svcacct-|admin-|None-)?",
+        r"[A-Za-z0-9_\-]{20,}",
+        r"sk-",
+        _has_digit_and_letter,
+    ),
+    _prefixed("google-api-key", r"AIza", r"[0-9A-Za-z_\-]{32,40}", r"AIza", _random_like),
+    _prefixed(
+        "google-oauth", r"(?:GOCSPX-|ya29\.)", r"[0-9A-Za-z_\-]{20,}", r"gocspx-|ya29\.", None
+    ),
+    _prefixed("huggingface-token", r"hf_", r"[A-Za-z]{34}", r"hf_", _random_like),
+    _prefixed("groq-key", r"gsk_", r"[A-Za-z0-9]{40,}", r"gsk_", _random_like),
+    _prefixed("xai-key", r"xai-", r"[A-Za-z0-9]{40,}", r"xai-", _random_like),
+    _prefixed("npm-token", r"npm_", r"[A-Za-z0-9]{36}", r"npm_", _github_classic),
+    _prefixed("pypi-token", r"pypi-AgEIcHlwaS5vcmc", r"[A-Za-z0-9_\-]{40,}", r"pypi-ageich", None),
+    _prefixed("sendgrid-key", r"SG\.", r"[A-Za-z0-9_\-]{22}\.[A-Za-z0-9_\-]{43}", r"sg\.", None),
+    _prefixed("digitalocean-token", r"do[opr]_v1_", r"[a-f0-9]{64}", r"do[opr]_v1_", None),
+    _prefixed("vault-token", r"hv[sb]\.", r"[A-Za-z0-9_\-]{24,}", r"hv[sb]\.", _random_like),
+    _prefixed("databricks-token", r"dapi", r"[a-f0-9]{32}(?:-\d)?", r"dapi", None),
+    _prefixed("shopify-token", r"shp(?:at|ca|pa|ss)_", r"[a-fA-F0-9]{32}", r"shp[a-z]{2}_", None),
+    _prefixed("postman-key", r"PMAK-", r"[a-f0-9]{24}-[a-f0-9]{34}", r"pmak-", None),
+    _prefixed("grafana-token", r"gl(?:sa|c)_", r"[A-Za-z0-9_=+/]{32,}", r"gl(?:sa|c)_", None),
+    _prefixed("age-secret-key", r"AGE-SECRET-KEY-1", r"[0-9A-Z]{58}", r"age-secret-key-1", None),
+    _prefixed("linear-key", r"lin_api_", r"[A-Za-z0-9]{40}", r"lin_api_", None),
+    _prefixed("notion-token", r"ntn_", r"[A-Za-z0-9]{40,}", r"ntn_", _random_like),
+    Rule(
+        "telegram-bot-token",
+        re.compile(r"(?<![0-9])[0-9]{8,10}:AA[A-Za-z0-9_\-]{32,33}(?![A-Za-z0-9_\-])"),
+        r"[0-9]:AA",
+    ),
+    Rule(
+        "azure-storage-key",
+        re.compile(r"AccountKey=([A-Za-z0-9+/]{86}==)", re.I),
+        r"accountkey=",
+        (1,),
+    ),
+    Rule(
+        "jwt",
+        re.compile(
+            r"(?<![A-Za-z0-9_\-])eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{2,}\.[A-Za-z0-9_\-]*"
+        ),
+        r"eyJ",
+        check=_jwt,
+    ),
+    Rule(
+        "url-password",
+        re.compile(
+            r"\b[A-Za-z][A-Za-z0-9+.\-]{1,20}://[^\s:/@\"'<>]{0,200}:([^\s/@\"'<>]{1,200})@"
+        ),
+        r"://[^\s/@\"'<>]*:[^\s/@\"'<>]*@",
+        (1,),
+        _credential,
+    ),
+    Rule(
+        "auth-header",
+        re.compile(
+            r"(?i)\b(?:proxy-)?authorization[\"']?\s*[:=]\s*[\"']?"
+            r"(?:(?:bearer|basic|token|bot|apikey|key|sso-key)\s+)?([A-Za-z0-9._~+/\-]{8,}=*)"
+        ),
+        r"authorization",
+        (1,),
+        _header_value,
+    ),
+    Rule(
+        "auth-header",
+        re.compile(r"(?i)\b(?:bearer|basic)\s+([A-Za-z0-9._~+/\-]{16,}=*)"),
+        r"bearer|basic",
+        (1,),
+        _header_value,
+    ),
+    Rule(
+        "cli-password",
+        re.compile(
+            r"(?<![\w\-])--(?:password|passwd|pass|token|api-key|apikey|secret|client-secret"
+            r"|auth-token|access-token)(?:=|\s+)" + r"(?:\"([^\"\n]{3,200})\"|'([^'\n]{3,200})'"
+            r"|([^\s\"'\-][^\s\"']{2,200}))",
+            re.I,
+        ),
+        r"--[a-z\-]*(?:pass|token|secret|key)",
+        (1, 2, 3),
+        _credential,
+    ),
+    Rule(
+        "cli-password",
+        re.compile(
+            r"\b(?:mysql|mysqldump|mariadb|mysqladmin|sshpass)\b[^\n]{0,200}?\s-p"
+            r"(?:\s+)?([^\s\"'\-][^\s\"']{2,200})"
+        ),
+        r"mysql|mariadb|sshpass",
+        (1,),
+        _credential,
+    ),
+    Rule(
+        "kubeconfig-key",
+        re.compile(r"\bclient-key-data\s*:\s*[\"']?([A-Za-z0-9+/=]{16,})"),
+        r"client-key-data",
+        (1,),
+    ),
+    Rule(
+        "secret-assignment",
+        re.compile(
+            r"(?i)(?<![A-Za-z0-9_.\-])[\"']?("
+            + _SECRET_KEY
+            + r")[\"']?\s*(?:=|:|:=|=>)\s*"
+            + _VALUE
+        ),
+        r"secret|token|pass|pwd|api_?key|apikey|access_?key|private_?key|auth_?key|credential",
+        (2, 3, 4),
+        None,  # checked with the key, see redact.Redactor
+    ),
+)
+
+NAMES: frozenset[str] = frozenset(r.name for r in BUILTIN)
+
+
+def assignment_ok(match: re.Match[str], value: str) -> bool:
+    return _assignment_key_ok(match) and _secret_value(value)
