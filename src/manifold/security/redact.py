@@ -63,10 +63,12 @@ def marker(rule: str) -> str:
 @dataclass(frozen=True, slots=True)
 class _Compiled:
     name: str
-    finditer: Callable[[str], Any]
+    finditer: Callable[[bytes], Any]
     groups: tuple[int, ...]
     check: Callable[[Any, str], bool] | None
-    mark: str
+    mark: bytes
+    edge: bytes = b""
+    left_only: bool = False
 
 
 def _builtin(rule: secret_rules.Rule) -> _Compiled:
@@ -76,7 +78,15 @@ def _builtin(rule: secret_rules.Rule) -> _Compiled:
     elif rule.check is not None:
         plain = rule.check
         check = lambda _m, v: plain(v)  # noqa: E731
-    return _Compiled(rule.name, rule.pattern.finditer, rule.groups, check, marker(rule.name))
+    return _Compiled(
+        rule.name,
+        rule.pattern.finditer,
+        rule.groups,
+        check,
+        marker(rule.name).encode(),
+        rule.edge,
+        rule.left_only,
+    )
 
 
 class Redactor:
@@ -95,10 +105,11 @@ class Redactor:
         for rule in BUILTIN:
             if rule.name not in off:
                 rules.append(_builtin(rule))
-                triggers.append("(?i)" + rule.trigger)
+                triggers.append(rule.trigger)
         for user in cfg.rules:
-            rx = re2.compile(user.pattern)
-            rules.append(_Compiled(user.name, rx.finditer, (user.group,), None, marker(user.name)))
+            rx = re2.compile(user.pattern.encode())
+            mark = marker(user.name).encode()
+            rules.append(_Compiled(user.name, rx.finditer, (user.group,), None, mark))
             triggers.append(user.pattern)
         self.rules = rules
         self.keyed = "secret-assignment" not in off
@@ -113,7 +124,7 @@ class Redactor:
 
     # ------------------------------------------------------------- prefilter
 
-    def fired(self, raw: bytes | memoryview | str) -> list[_Compiled]:
+    def fired(self, raw: bytes | str) -> list[_Compiled]:
         """The rules whose trigger occurs in `raw` (empty: nothing there to redact)."""
         if self._set is None:
             return []
@@ -126,21 +137,32 @@ class Redactor:
 
     def text(self, s: str, rules: Sequence[_Compiled] | None = None) -> str:
         """`s` with every secret the rules find replaced by its marker."""
+        if not s:
+            return s
+        b = s.encode("utf-8", "surrogatepass")
         if rules is None:
-            rules = self.fired(s)
+            rules = self.fired(b)
+        out = b
         for rule in rules:
-            s = self._apply(rule, s)
-        return s
+            out = self._apply(rule, out)
+        return s if out is b else out.decode("utf-8", "surrogatepass")
 
-    def _apply(self, rule: _Compiled, s: str) -> str:
-        out: list[str] = []
+    def _apply(self, rule: _Compiled, s: bytes) -> bytes:
+        out: list[bytes] = []
         pos = 0
+        edge = rule.edge
         for m in rule.finditer(s):
+            if edge:
+                a, z = m.span()
+                if (a and s[a - 1] in edge) or (not rule.left_only and z < len(s) and s[z] in edge):
+                    continue
             g = next((g for g in rule.groups if m.group(g) is not None), None)
             if g is None:
                 continue
             value = m.group(g)
-            if not value or (rule.check is not None and not rule.check(m, value)):
+            if not value:
+                continue
+            if rule.check is not None and not rule.check(m, value.decode("utf-8", "replace")):
                 continue
             start, end = m.span(g)
             if start < pos:
@@ -152,7 +174,7 @@ class Redactor:
         if not out:
             return s
         out.append(s[pos:])
-        return "".join(out)
+        return b"".join(out)
 
     # ------------------------------------------------------------- values
 

@@ -20,6 +20,9 @@ import re
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
+
+import re2  # type: ignore[import-untyped]
 
 Check = Callable[[str], bool]
 
@@ -27,10 +30,12 @@ Check = Callable[[str], bool]
 @dataclass(frozen=True, slots=True)
 class Rule:
     name: str
-    pattern: re.Pattern[str]
-    trigger: str  # RE2 syntax, matched case-insensitively on raw bytes
+    pattern: Any  # an RE2 pattern over UTF-8 bytes (linear time, no look-arounds)
+    trigger: str  # RE2 syntax, matched on raw bytes: every match of `pattern` contains one
     groups: tuple[int, ...] = (0,)  # the first of these that took part holds the secret
     check: Check | None = None  # True when the captured text is a real secret
+    edge: bytes = b""  # characters that may not touch the match on the left (nor the right)
+    left_only: bool = False  # `edge` is checked on the left only
 
 
 # ----------------------------------------------------------------- look-alike tests
@@ -172,6 +177,10 @@ def _aws(key: str) -> bool:
     return not key.endswith("EXAMPLE") and not placeholder(key)
 
 
+def _openai(value: str) -> bool:
+    return not value.startswith("sk-ant-") and _has_digit_and_letter(value)
+
+
 def _has_digit_and_letter(value: str) -> bool:
     return (
         any(c.isdigit() for c in value)
@@ -191,12 +200,19 @@ def _header_value(value: str) -> bool:
 
 # ----------------------------------------------------------------- the rules
 
-_L = r"(?<![A-Za-z0-9_\-])"  # not inside a longer token
-_R = r"(?![A-Za-z0-9_\-])"
+_ALNUM = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+TOKEN = _ALNUM + b"_-"  # a match touching one of these is part of a longer token
 
 
-def _prefixed(name: str, prefix: str, body: str, trigger: str, check: Check | None = None) -> Rule:
-    return Rule(name, re.compile(_L + prefix + body + _R), trigger, (0,), check)
+def _rx(pattern: str) -> Any:
+    return re2.compile(pattern.encode())
+
+
+def _prefixed(
+    name: str, prefix: str, body: str, trigger: str | None = None, check: Check | None = None
+) -> Rule:
+    """A token known by its prefix; its trigger is the whole shape unless given."""
+    return Rule(name, _rx(prefix + body), trigger or prefix + body, (0,), check, TOKEN)
 
 
 # A key whose value is a secret: ...SECRET, ...TOKEN, ...PASSWORD, ...API_KEY and the like,
@@ -215,8 +231,8 @@ def secret_key(key: str) -> bool:
     return bool(SECRET_KEY.match(key)) and not _NOT_SECRET_KEY.search(key)
 
 
-def _assignment_key_ok(match: re.Match[str]) -> bool:
-    return not _NOT_SECRET_KEY.search(match.group(1))
+def _assignment_key_ok(match: Any) -> bool:
+    return not _NOT_SECRET_KEY.search(match.group(1).decode("utf-8", "replace"))
 
 
 _VALUE = r"""(?:"([^"\n]{1,400})"|'([^'\n]{1,400})'|([^\s"',;#}\]]{1,400}))"""
@@ -224,159 +240,151 @@ _VALUE = r"""(?:"([^"\n]{1,400})"|'([^'\n]{1,400})'|([^\s"',;#}\]]{1,400}))"""
 BUILTIN: tuple[Rule, ...] = (
     Rule(
         "private-key",
-        re.compile(
+        _rx(
             r"-----BEGIN[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----"
-            r"(?:[\s\S]{0,20000}?-----END[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----"
+            r"(?:(?s:.*?)-----END[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----"
             r"|[A-Za-z0-9+/=\s\\:,.\-]*)"
         ),
-        r"PRIVATE KEY",
+        r"PRIVATE KEY(?: BLOCK)?-----",
     ),
     Rule(
         "aws-access-key",
-        re.compile(
-            r"(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|APKA)"
-            r"[A-Z0-9]{16}(?![A-Za-z0-9])"
-        ),
-        r"A(?:KIA|SIA|BIA|CCA|GPA|IDA|ROA|IPA|NPA|NVA|PKA)",
+        _rx(r"(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|APKA)[A-Z0-9]{16}"),
+        r"A(?:KIA|SIA|BIA|CCA|GPA|IDA|ROA|IPA|NPA|NVA|PKA)[A-Z0-9]{16}",
         check=_aws,
+        edge=_ALNUM,
     ),
-    _prefixed("github-token", r"gh[pousr]_", r"[A-Za-z0-9]{36}", r"gh[pousr]_", _github_classic),
-    _prefixed("github-token", r"github_pat_", r"[A-Za-z0-9_]{40,255}", r"github_pat_", None),
+    _prefixed("github-token", r"gh[pousr]_", r"[A-Za-z0-9]{36}", None, _github_classic),
+    _prefixed("github-token", r"github_pat_", r"[A-Za-z0-9_]{40,255}", None, None),
     _prefixed(
         "gitlab-token",
         r"gl(?:pat|dt|rt|ptt|cbt|imt|soat|ft|oas|agent)-",
         r"[A-Za-z0-9_\-]{20,}",
-        r"gl[a-z]{1,5}-",
+        None,
         _has_digit_and_letter,
     ),
     _prefixed("slack-token", r"xox[abposre]-", r"[A-Za-z0-9\-]{10,}", r"xox[abposre]-"),
     Rule(
         "slack-webhook",
-        re.compile(r"hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9/_\-]{20,}"),
-        r"hooks\.slack\.com",
+        _rx(r"hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9/_\-]{20,}"),
+        r"hooks\.slack\.com/",
     ),
     _prefixed(
         "stripe-secret-key",
         r"(?:sk|rk)_(?:live|test)_",
         r"[A-Za-z0-9]{16,}",
-        r"[sr]k_(?:live|test)_",
+        None,
         _has_digit_and_letter,
     ),
     _prefixed(
         "anthropic-key",
         r"sk-ant-",
         r"(?:api|admin|sid)?[0-9]{0,2}-?[A-Za-z0-9_\-]{20,}",
-        r"sk-ant-",
+        None,
         _has_digit_and_letter,
     ),
     _prefixed(
         "openai-key",
-        r"sk-(?!ant-)(?:proj-|svcacct-|admin-|None-)?",
+        r"sk-(?:proj-|svcacct-|admin-|None-)?",
         r"[A-Za-z0-9_\-]{20,}",
-        r"sk-",
-        _has_digit_and_letter,
+        r"sk-[A-Za-z0-9_\-]{20}",
+        _openai,
     ),
-    _prefixed("google-api-key", r"AIza", r"[0-9A-Za-z_\-]{32,40}", r"AIza", _random_like),
-    _prefixed(
-        "google-oauth", r"(?:GOCSPX-|ya29\.)", r"[0-9A-Za-z_\-]{20,}", r"gocspx-|ya29\.", None
-    ),
-    _prefixed("huggingface-token", r"hf_", r"[A-Za-z]{34}", r"hf_", _random_like),
-    _prefixed("groq-key", r"gsk_", r"[A-Za-z0-9]{40,}", r"gsk_", _random_like),
-    _prefixed("xai-key", r"xai-", r"[A-Za-z0-9]{40,}", r"xai-", _random_like),
-    _prefixed("npm-token", r"npm_", r"[A-Za-z0-9]{36}", r"npm_", _github_classic),
-    _prefixed("pypi-token", r"pypi-AgEIcHlwaS5vcmc", r"[A-Za-z0-9_\-]{40,}", r"pypi-ageich", None),
-    _prefixed("sendgrid-key", r"SG\.", r"[A-Za-z0-9_\-]{22}\.[A-Za-z0-9_\-]{43}", r"sg\.", None),
-    _prefixed("digitalocean-token", r"do[opr]_v1_", r"[a-f0-9]{64}", r"do[opr]_v1_", None),
-    _prefixed("vault-token", r"hv[sb]\.", r"[A-Za-z0-9_\-]{24,}", r"hv[sb]\.", _random_like),
-    _prefixed("databricks-token", r"dapi", r"[a-f0-9]{32}(?:-\d)?", r"dapi", None),
-    _prefixed("shopify-token", r"shp(?:at|ca|pa|ss)_", r"[a-fA-F0-9]{32}", r"shp[a-z]{2}_", None),
-    _prefixed("postman-key", r"PMAK-", r"[a-f0-9]{24}-[a-f0-9]{34}", r"pmak-", None),
-    _prefixed("grafana-token", r"gl(?:sa|c)_", r"[A-Za-z0-9_=+/]{32,}", r"gl(?:sa|c)_", None),
-    _prefixed("age-secret-key", r"AGE-SECRET-KEY-1", r"[0-9A-Z]{58}", r"age-secret-key-1", None),
-    _prefixed("linear-key", r"lin_api_", r"[A-Za-z0-9]{40}", r"lin_api_", None),
-    _prefixed("notion-token", r"ntn_", r"[A-Za-z0-9]{40,}", r"ntn_", _random_like),
+    _prefixed("google-api-key", r"AIza", r"[0-9A-Za-z_\-]{32,40}", None, _random_like),
+    _prefixed("google-oauth", r"(?:GOCSPX-|ya29\.)", r"[0-9A-Za-z_\-]{20,}", None, None),
+    _prefixed("huggingface-token", r"hf_", r"[A-Za-z]{34}", None, _random_like),
+    _prefixed("groq-key", r"gsk_", r"[A-Za-z0-9]{40,}", None, _random_like),
+    _prefixed("xai-key", r"xai-", r"[A-Za-z0-9]{40,}", None, _random_like),
+    _prefixed("npm-token", r"npm_", r"[A-Za-z0-9]{36}", None, _github_classic),
+    _prefixed("pypi-token", r"pypi-AgEIcHlwaS5vcmc", r"[A-Za-z0-9_\-]{40,}", None, None),
+    _prefixed("sendgrid-key", r"SG\.", r"[A-Za-z0-9_\-]{22}\.[A-Za-z0-9_\-]{43}", None, None),
+    _prefixed("digitalocean-token", r"do[opr]_v1_", r"[a-f0-9]{64}", None, None),
+    _prefixed("vault-token", r"hv[sb]\.", r"[A-Za-z0-9_\-]{24,}", None, _random_like),
+    _prefixed("databricks-token", r"dapi", r"[a-f0-9]{32}(?:-\d)?", None, None),
+    _prefixed("shopify-token", r"shp(?:at|ca|pa|ss)_", r"[a-fA-F0-9]{32}", None, None),
+    _prefixed("postman-key", r"PMAK-", r"[a-f0-9]{24}-[a-f0-9]{34}", None, None),
+    _prefixed("grafana-token", r"gl(?:sa|c)_", r"[A-Za-z0-9_=+/]{32,}", None, None),
+    _prefixed("age-secret-key", r"AGE-SECRET-KEY-1", r"[0-9A-Z]{58}", None, None),
+    _prefixed("linear-key", r"lin_api_", r"[A-Za-z0-9]{40}", None, None),
+    _prefixed("notion-token", r"ntn_", r"[A-Za-z0-9]{40,}", None, _random_like),
     Rule(
         "telegram-bot-token",
-        re.compile(r"(?<![0-9])[0-9]{8,10}:AA[A-Za-z0-9_\-]{32,33}(?![A-Za-z0-9_\-])"),
-        r"[0-9]:AA",
+        _rx(r"[0-9]{8,10}:AA[A-Za-z0-9_\-]{32,33}"),
+        r"[0-9]:AA[A-Za-z0-9_\-]{32}",
+        edge=TOKEN,
     ),
     Rule(
         "azure-storage-key",
-        re.compile(r"AccountKey=([A-Za-z0-9+/]{86}==)", re.I),
-        r"accountkey=",
+        _rx(r"(?i)AccountKey=([A-Za-z0-9+/]{86}==)"),
+        r"(?i)accountkey=",
         (1,),
     ),
     Rule(
         "jwt",
-        re.compile(
-            r"(?<![A-Za-z0-9_\-])eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{2,}\.[A-Za-z0-9_\-]*"
-        ),
-        r"eyJ",
+        _rx(r"eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{2,}\.[A-Za-z0-9_\-]*"),
+        r"eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{2,}\.",
         check=_jwt,
+        edge=TOKEN,
+        left_only=True,
     ),
     Rule(
         "url-password",
-        re.compile(
-            r"\b[A-Za-z][A-Za-z0-9+.\-]{1,20}://[^\s:/@\"'<>]{0,200}:([^\s/@\"'<>]{1,200})@"
-        ),
+        _rx(r"\b[A-Za-z][A-Za-z0-9+.\-]{1,20}://[^\s:/@\"'<>]{0,200}:([^\s/@\"'<>]{1,200})@"),
         r"://[^\s/@\"'<>]*:[^\s/@\"'<>]*@",
         (1,),
         _credential,
     ),
     Rule(
         "auth-header",
-        re.compile(
+        _rx(
             r"(?i)\b(?:proxy-)?authorization[\"']?\s*[:=]\s*[\"']?"
             r"(?:(?:bearer|basic|token|bot|apikey|key|sso-key)\s+)?([A-Za-z0-9._~+/\-]{8,}=*)"
         ),
-        r"authorization",
+        r"(?i)authorization[\"'\\]*\s*[:=]",
         (1,),
         _header_value,
     ),
     Rule(
         "auth-header",
-        re.compile(r"(?i)\b(?:bearer|basic)\s+([A-Za-z0-9._~+/\-]{16,}=*)"),
-        r"bearer|basic",
+        _rx(r"(?i)\b(?:bearer|basic)\s+([A-Za-z0-9._~+/\-]{16,}=*)"),
+        r"(?i)(?:bearer|basic)\s+[A-Za-z0-9._~+/\-]{16}",
         (1,),
         _header_value,
     ),
     Rule(
         "cli-password",
-        re.compile(
-            r"(?<![\w\-])--(?:password|passwd|pass|token|api-key|apikey|secret|client-secret"
+        _rx(
+            r"(?i)--(?:password|passwd|pass|token|api-key|apikey|secret|client-secret"
             r"|auth-token|access-token)(?:=|\s+)" + r"(?:\"([^\"\n]{3,200})\"|'([^'\n]{3,200})'"
             r"|([^\s\"'\-][^\s\"']{2,200}))",
-            re.I,
         ),
-        r"--[a-z\-]*(?:pass|token|secret|key)",
+        r"(?i)--[a-z\-]*(?:pass|token|secret|key)",
         (1, 2, 3),
         _credential,
+        TOKEN,
+        True,
     ),
     Rule(
         "cli-password",
-        re.compile(
+        _rx(
             r"\b(?:mysql|mysqldump|mariadb|mysqladmin|sshpass)\b[^\n]{0,200}?\s-p"
             r"(?:\s+)?([^\s\"'\-][^\s\"']{2,200})"
         ),
-        r"mysql|mariadb|sshpass",
+        r"(?:mysql|mariadb|sshpass)[^\n]*\s-p",
         (1,),
         _credential,
     ),
     Rule(
         "kubeconfig-key",
-        re.compile(r"\bclient-key-data\s*:\s*[\"']?([A-Za-z0-9+/=]{16,})"),
-        r"client-key-data",
+        _rx(r"\bclient-key-data\s*:\s*[\"']?([A-Za-z0-9+/=]{16,})"),
+        r"client-key-data\s*:",
         (1,),
     ),
     Rule(
         "secret-assignment",
-        re.compile(
-            r"(?i)(?<![A-Za-z0-9_.\-])[\"']?("
-            + _SECRET_KEY
-            + r")[\"']?\s*(?:=|:|:=|=>)\s*"
-            + _VALUE
-        ),
-        r"secret|token|pass|pwd|api_?key|apikey|access_?key|private_?key|auth_?key|credential",
+        _rx(r"(?i)[\"']?(" + _SECRET_KEY + r")[\"']?\s*(?:=|:|:=|=>)\s*" + _VALUE),
+        r"(?i)(?:secret|token|pass|passwd|password|passphrase|pwd|key|credentials?)"
+        r"(?:\\?[\"'])?\s*(?:=|:|=>)",
         (2, 3, 4),
         None,  # checked with the key, see redact.Redactor
     ),
@@ -385,5 +393,5 @@ BUILTIN: tuple[Rule, ...] = (
 NAMES: frozenset[str] = frozenset(r.name for r in BUILTIN)
 
 
-def assignment_ok(match: re.Match[str], value: str) -> bool:
+def assignment_ok(match: Any, value: str) -> bool:
     return _assignment_key_ok(match) and _secret_value(value)
