@@ -387,6 +387,8 @@ BUILTIN: tuple[Rule, ...] = (
         r"(?:\\?[\"'])?\s*(?:=|:|=>)",
         (2, 3, 4),
         None,  # checked with the key, see redact.Redactor
+        TOKEN + b".",
+        True,
     ),
 )
 
