@@ -79,7 +79,8 @@ POSITIVES = [
     (f"Authorization: Bearer {_jwt({'alg': 'HS256'})}", "", _jwt({"alg": "HS256"})),
     (f"cookie={_jwt({'alg': 'RS256', 'typ': 'JWT'})}", "jwt", _jwt({"alg": "RS256", "typ": "JWT"})),
     (
-        "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAu1SU1LfVLPHC\n-----END RSA PRIVATE KEY-----",
+        "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAu1SU1LfVLPHC\n"
+        "-----END RSA PRIVATE KEY-----",
         "private-key",
         "MIIEowIBAAKCAQEAu1SU1LfVLPHC",
     ),
@@ -123,8 +124,10 @@ BENIGN = [
     "OPENAI_API_KEY=${OPENAI_API_KEY}",
     "password: ********",
     "publishable pk_live_51HcQ2kLmN8pRsT4vWx7yZa9",
-    "-----BEGIN PUBLIC KEY-----\nMIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEA\n-----END PUBLIC KEY-----",
-    "-----BEGIN CERTIFICATE-----\nMIIDdzCCAl+gAwIBAgIEAgAAuTANBgkqhkiG9w0B\n-----END CERTIFICATE-----",
+    "-----BEGIN PUBLIC KEY-----\nMIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEA\n"
+    "-----END PUBLIC KEY-----",
+    "-----BEGIN CERTIFICATE-----\nMIIDdzCCAl+gAwIBAgIEAgAAuTANBgkqhkiG9w0B\n"
+    "-----END CERTIFICATE-----",
     "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl me@host",
     "<img src='data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk"
     "+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=='>",
