@@ -124,7 +124,7 @@ class Redactor:
 
     # ------------------------------------------------------------- prefilter
 
-    def fired(self, raw: bytes | str) -> list[_Compiled]:
+    def fired(self, raw: bytes | memoryview | str) -> list[_Compiled]:
         """The rules whose trigger occurs in `raw` (empty: nothing there to redact)."""
         if self._set is None:
             return []
@@ -204,9 +204,9 @@ class Redactor:
             return out if changed else v
         return v
 
-    def raw_result(self, raw: bytes) -> bytes | None:
+    def raw_result(self, raw: bytes | msgspec.Raw) -> bytes | None:
         """A result's bytes redacted, or None when nothing in it is a secret."""
-        rules = self.fired(raw)
+        rules = self.fired(memoryview(raw))
         if not rules:
             return None
         obj = rpc.load_raw(raw)
@@ -261,7 +261,7 @@ class Redaction:
         raw = res.result
         if not raw:
             return res
-        new_raw = self.r.raw_result(bytes(raw) if not isinstance(raw, bytes) else raw)
+        new_raw = self.r.raw_result(raw)
         if new_raw is None:
             return res
         log.debug("redacted secrets in the result of %s", ctx.exposed)
