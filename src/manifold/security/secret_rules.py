@@ -182,10 +182,16 @@ def _openai(value: str) -> bool:
 
 
 def _has_digit_and_letter(value: str) -> bool:
+    """A generated token: digits among letters, or mixed case with a random spread (a word
+    with dashes, such as `sk-this-is-a-key`, has neither)."""
+    if placeholder(value):
+        return False
+    if any(c.isdigit() for c in value) and any(c.isalpha() for c in value):
+        return True
     return (
-        any(c.isdigit() for c in value)
-        and any(c.isalpha() for c in value)
-        and not placeholder(value)
+        any(c.isupper() for c in value)
+        and any(c.islower() for c in value)
+        and entropy(value) >= 3.5
     )
 
 
@@ -235,7 +241,8 @@ def _assignment_key_ok(match: Any) -> bool:
     return not _NOT_SECRET_KEY.search(match.group(1).decode("utf-8", "replace"))
 
 
-_VALUE = r"""(?:"([^"\n]{1,400})"|'([^'\n]{1,400})'|([^\s"',;#}\]]{1,400}))"""
+# A value: quoted (also with escaped quotes, as in JSON inside JSON strings) or bare.
+_VALUE = r"""(?:\\*"([^"\\\n]{1,400})\\*"|\\*'([^'\\\n]{1,400})\\*'|([^\s"'\\,;}\]]{1,400}))"""
 
 BUILTIN: tuple[Rule, ...] = (
     Rule(
@@ -382,9 +389,9 @@ BUILTIN: tuple[Rule, ...] = (
     ),
     Rule(
         "secret-assignment",
-        _rx(r"(?i)[\"']?(" + _SECRET_KEY + r")[\"']?\s*(?:=|:|:=|=>)\s*" + _VALUE),
+        _rx(r"(?i)(?:\\*[\"'])?(" + _SECRET_KEY + r")(?:\\*[\"'])?\s*(?:=|:|:=|=>)\s*" + _VALUE),
         r"(?i)(?:secret|token|pass|passwd|password|passphrase|pwd|key|credentials?)"
-        r"(?:\\?[\"'])?\s*(?:=|:|=>)",
+        r"(?:\\*[\"'])?\s*(?:=|:|=>)",
         (2, 3, 4),
         None,  # checked with the key, see redact.Redactor
         TOKEN + b".",
