@@ -63,12 +63,18 @@ def marker(rule: str) -> str:
 @dataclass(frozen=True, slots=True)
 class _Compiled:
     name: str
-    finditer: Callable[[bytes], Any]
+    finditer: Callable[[bytes], Any]  # RE2: long strings
     groups: tuple[int, ...]
     check: Callable[[Any, str], bool] | None
     mark: bytes
     edge: bytes = b""
     left_only: bool = False
+    finditer_short: Callable[[bytes], Any] | None = None  # `re`: strings up to SHORT bytes
+    match_at: Callable[[bytes, int], Any] | None = None  # `re`: the groups of an RE2 match
+
+
+SHORT = 4096
+RAW_SCAN = 256 * 1024  # results larger than this are scanned as JSON text, not walked
 
 
 def _builtin(rule: secret_rules.Rule) -> _Compiled:
@@ -78,14 +84,17 @@ def _builtin(rule: secret_rules.Rule) -> _Compiled:
     elif rule.check is not None:
         plain = rule.check
         check = lambda _m, v: plain(v)  # noqa: E731
+    long, short = rule.pattern
     return _Compiled(
         rule.name,
-        rule.pattern.finditer,
+        long.finditer,
         rule.groups,
         check,
         marker(rule.name).encode(),
         rule.edge,
         rule.left_only,
+        short.finditer,
+        short.match,
     )
 
 
@@ -135,23 +144,36 @@ class Redactor:
 
     # ------------------------------------------------------------- strings
 
-    def text(self, s: str, rules: Sequence[_Compiled] | None = None) -> str:
+    def text(self, s: str) -> str:
         """`s` with every secret the rules find replaced by its marker."""
         if not s:
             return s
         b = s.encode("utf-8", "surrogatepass")
-        if rules is None:
-            rules = self.fired(b)
+        # The set again, on this string alone: most strings of a result that fired hold no
+        # secret, and one set match costs less than running even one rule.
         out = b
-        for rule in rules:
+        for rule in self.fired(b):
             out = self._apply(rule, out)
         return s if out is b else out.decode("utf-8", "surrogatepass")
+
+    @staticmethod
+    def _matches(rule: _Compiled, s: bytes) -> Any:
+        """The rule's matches: `re` over a short string; over a long one RE2 finds them (linear
+        time) and `re` reads the groups at each (its match objects are C, RE2's are Python)."""
+        if rule.finditer_short is None or rule.match_at is None:
+            return rule.finditer(s)
+        if len(s) <= SHORT:
+            return rule.finditer_short(s)
+        at = rule.match_at
+        return (at(s, m.start()) for m in rule.finditer(s))
 
     def _apply(self, rule: _Compiled, s: bytes) -> bytes:
         out: list[bytes] = []
         pos = 0
         edge = rule.edge
-        for m in rule.finditer(s):
+        for m in self._matches(rule, s):
+            if m is None:
+                continue
             if edge:
                 a, z = m.span()
                 if (a and s[a - 1] in edge) or (not rule.left_only and z < len(s) and s[z] in edge):
@@ -178,14 +200,12 @@ class Redactor:
 
     # ------------------------------------------------------------- values
 
-    def value(
-        self, v: Any, rules: Sequence[_Compiled], keyed: bool, skip: frozenset[str] = frozenset()
-    ) -> Any:
+    def value(self, v: Any, keyed: bool, skip: frozenset[str] = frozenset()) -> Any:
         """`v` with its strings redacted; the same object when nothing changed."""
         if isinstance(v, str):
-            return self.text(v, rules)
+            return self.text(v)
         if isinstance(v, list):
-            new = [self.value(x, rules, keyed) for x in v]
+            new = [self.value(x, keyed) for x in v]
             return v if all(a is b for a, b in zip(new, v, strict=True)) else new
         if isinstance(v, dict):
             changed = False
@@ -198,7 +218,7 @@ class Redactor:
                     y = marker(FIELD_RULE)
                     self.counts[FIELD_RULE] += 1
                 else:
-                    y = self.value(x, rules, keyed)
+                    y = self.value(x, keyed)
                 changed = changed or y is not x
                 out[k] = y
             return out if changed else v
@@ -209,11 +229,35 @@ class Redactor:
         rules = self.fired(memoryview(raw))
         if not rules:
             return None
+        if len(raw) > RAW_SCAN:
+            return self._raw_scan(bytes(raw), rules)
+        return self._walk(raw)
+
+    def _walk(self, raw: bytes | msgspec.Raw) -> bytes | None:
         obj = rpc.load_raw(raw)
-        new = self.value(obj, rules, self.keyed)
+        new = self.value(obj, self.keyed)
         if new is obj:
             return None
         return orjson.dumps(new)
+
+    def _raw_scan(self, raw: bytes, rules: Sequence[_Compiled]) -> bytes | None:
+        """A large result: the fired rules run over its JSON text as it is, which spares
+        decoding and walking every string (a 5 MB structured result holds hundreds of thousands).
+        Markers are plain JSON text and the rules' secrets hold no quote, so the result stays
+        valid JSON; should a match ever span two strings, it would not parse, and the result
+        is walked string by string instead."""
+        before = self.counts.copy()
+        out = raw
+        for rule in rules:
+            out = self._apply(rule, out)
+        if out is raw:
+            return None
+        try:
+            orjson.loads(out)
+        except orjson.JSONDecodeError:
+            self.counts = before
+            return self._walk(raw)
+        return out
 
 
 def _binary_keys(d: dict[str, Any]) -> frozenset[str]:
@@ -242,18 +286,15 @@ class Redaction:
     async def call(self, ctx: CallContext, call_next: CallNext) -> Any:
         if ctx.method in _ARG_METHODS:
             args = ctx.params.get("arguments")
-            if args:
-                rules = self.r.fired(orjson.dumps(args))
-                if rules:
-                    new = self.r.value(args, rules, keyed=False)
-                    if new is not args:
-                        log.debug("redacted secrets in the arguments of %s", ctx.exposed)
-                        ctx.params = {**ctx.params, "arguments": new}
+            if args and self.r.fired(orjson.dumps(args)):
+                new = self.r.value(args, keyed=False)
+                if new is not args:
+                    log.debug("redacted secrets in the arguments of %s", ctx.exposed)
+                    ctx.params = {**ctx.params, "arguments": new}
         res = await call_next(ctx)
         if res.error is not None:
-            rules = self.r.fired(orjson.dumps(res.error))
-            if rules:
-                err = self.r.value(res.error, rules, self.r.keyed)
+            if self.r.fired(orjson.dumps(res.error)):
+                err = self.r.value(res.error, self.r.keyed)
                 if err is not res.error:
                     log.debug("redacted secrets in an error from %s", ctx.exposed)
                     return msgspec.structs.replace(res, error=err)
@@ -268,10 +309,9 @@ class Redaction:
         return msgspec.structs.replace(res, result=msgspec.Raw(new_raw))
 
     def catalog(self, event: CatalogEvent) -> Items:
-        rules = self.r.fired(orjson.dumps(event.items))
-        if not rules:
+        if not self.r.fired(orjson.dumps(event.items)):
             return event.items
-        out = [self.r.value(item, rules, self.r.keyed, _KEEP_KEYS) for item in event.items]
+        out = [self.r.value(item, self.r.keyed, _KEEP_KEYS) for item in event.items]
         n = sum(a is not b for a, b in zip(out, event.items, strict=True))
         if n:
             log.debug("redacted secrets in %d %s of %s", n, event.kind, event.upstream)
@@ -284,10 +324,9 @@ class Redaction:
         if key is None or key not in event.params:
             return event.params
         v = event.params[key]
-        rules = self.r.fired(v if isinstance(v, str) else orjson.dumps(v))
-        if not rules:
+        if not self.r.fired(v if isinstance(v, str) else orjson.dumps(v)):
             return event.params
-        new = self.r.value(v, rules, self.r.keyed)
+        new = self.r.value(v, self.r.keyed)
         return event.params if new is v else {**event.params, key: new}
 
 
