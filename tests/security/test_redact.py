@@ -276,3 +276,23 @@ def test_redaction_is_idempotent_and_never_raises(parts: list[str]) -> None:
     for _text, _rule, secret in POSITIVES:
         if secret in once:
             assert secret in text  # nothing is made up, only taken away
+
+
+def test_a_large_result_is_scanned_as_json_and_keeps_its_shape(r: Redactor) -> None:
+    rows = [{"sku": f"SKU-{i:05d}", "note": "password: required", "n": i} for i in range(6000)]
+    rows[10]["note"] = "DB_PASSWORD=s3cr3t-Value AKIAQ7ZL4MBX2RTN6WPE"
+    # A key cut in one string, its END line in another: the shape must not change.
+    rows[20]["note"] = "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAu1SU1LfVLPHC"
+    rows[21]["note"] = "tail\n-----END RSA PRIVATE KEY----- done"
+    result = {"content": [{"type": "text", "text": "rows"}], "structuredContent": {"rows": rows}}
+    raw = orjson.dumps(result)
+    assert len(raw) > 256 * 1024  # over RAW_SCAN: the JSON text path
+    out = r.raw_result(raw)
+    assert out is not None
+    got = orjson.loads(out)["structuredContent"]["rows"]
+    assert len(got) == len(rows)
+    assert [set(g) for g in got] == [set(x) for x in rows]
+    assert got[10]["note"] == ("DB_PASSWORD=[REDACTED:secret-assignment] [REDACTED:aws-access-key]")
+    assert got[20]["note"] == "[REDACTED:private-key]"
+    assert got[21]["note"] == rows[21]["note"]
+    assert all(g == x for i, (g, x) in enumerate(zip(got, rows)) if i not in (10, 20))

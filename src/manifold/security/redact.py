@@ -229,7 +229,7 @@ class Redactor:
         rules = self.fired(memoryview(raw))
         if not rules:
             return None
-        if len(raw) > RAW_SCAN:
+        if len(raw) > RAW_SCAN and all(r.match_at is not None for r in rules):
             return self._raw_scan(bytes(raw), rules)
         return self._walk(raw)
 
@@ -243,9 +243,9 @@ class Redactor:
     def _raw_scan(self, raw: bytes, rules: Sequence[_Compiled]) -> bytes | None:
         """A large result: the fired rules run over its JSON text as it is, which spares
         decoding and walking every string (a 5 MB structured result holds hundreds of thousands).
-        Markers are plain JSON text and the rules' secrets hold no quote, so the result stays
-        valid JSON; should a match ever span two strings, it would not parse, and the result
-        is walked string by string instead."""
+        Markers are plain JSON text and what a built-in rule replaces never holds a quote, so
+        no string's edge moves; should an escape be cut, the text would not parse, and the
+        result is walked string by string instead. User rules always walk."""
         before = self.counts.copy()
         out = raw
         for rule in rules:

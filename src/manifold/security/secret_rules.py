@@ -254,7 +254,7 @@ BUILTIN: tuple[Rule, ...] = (
         "private-key",
         _rx(
             r"-----BEGIN[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----"
-            r"(?:(?s:.*?)-----END[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----"
+            r"(?:[^\"]*?-----END[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----"
             r"|[A-Za-z0-9+/=\s\\:,.\-]*)"
         ),
         r"PRIVATE KEY(?: BLOCK)?-----",
