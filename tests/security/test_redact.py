@@ -295,4 +295,4 @@ def test_a_large_result_is_scanned_as_json_and_keeps_its_shape(r: Redactor) -> N
     assert got[10]["note"] == ("DB_PASSWORD=[REDACTED:secret-assignment] [REDACTED:aws-access-key]")
     assert got[20]["note"] == "[REDACTED:private-key]"
     assert got[21]["note"] == rows[21]["note"]
-    assert all(g == x for i, (g, x) in enumerate(zip(got, rows)) if i not in (10, 20))
+    assert all(g == x for i, (g, x) in enumerate(zip(got, rows, strict=True)) if i not in (10, 20))
