@@ -6,7 +6,8 @@ Prints, for the default rule set: the cost of a clean 5 KB tool result (the pref
 nothing decoded), of a 5 KB result holding one secret, of a clean 5 MB result and of a 5 MB
 result with secrets throughout (every fired rule run over the JSON text), and a 5 MB
 structured result whose 50k rows each hold a benign candidate (`password: required`: the
-rule runs and its check says no, 50k times), with the scan throughput in MB/s. Median of several runs, in this process.
+rule runs and its check says no, 50k times), with the scan throughput in MB/s. Median of
+several runs, in this process.
 """
 
 from __future__ import annotations
