@@ -247,6 +247,12 @@ def _lookalikes(rnd: random.Random) -> dict[str, str]:
                 "run `docker login --password-stdin` and paste it",
                 "next_page_token: " + _r(rnd, B62, 32),
                 '{"role": "system", "content": "You are a helpful assistant."}',
+                "client = OpenAI(api_key=config.api_key)",
+                "api_key = settings.OPENAI_API_KEY",
+                "token = get_token(scope='read')",
+                "password_hash: $2b$12$" + _r(rnd, B64, 53),
+                "credentials: include",
+                "idempotency_key: " + str(uuid.UUID(int=rnd.getrandbits(128))),
             ]
         ),
         "url-no-password": f"https://{rnd.choice(['api', 'docs'])}.example.com/v1/items?page=2",

@@ -146,6 +146,10 @@ BENIGN = [
     "password = os.environ['DB_PASSWORD']",
     "--password-file /run/secrets/db",
     '{"role": "system", "content": "You are helpful"}',
+    "client = OpenAI(api_key=config.api_key)",
+    "api_key = settings.OPENAI_API_KEY",
+    "OPENAI_API_KEY=OPENAI_API_KEY_PROD",
+    "token = get_token()",
 ]
 
 

@@ -125,6 +125,12 @@ def _random_like(value: str, bits: float = 3.0) -> bool:
     return not placeholder(value) and entropy(value) >= bits
 
 
+# A name, not a value: an attribute path in code, or another environment variable.
+_REFERENCE = re.compile(
+    r"[a-z_][A-Za-z_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+"
+)
+
+
 def _secret_value(value: str) -> bool:
     """A value assigned to a secret-named key (`PASSWORD=...`) that reads as a credential."""
     core = value.strip().strip("\"'`")
@@ -137,6 +143,8 @@ def _secret_value(value: str) -> bool:
         return False  # a path or an address, not a secret
     if low.startswith(("process.env", "os.environ", "env.", "secrets.", "vault:", "getenv")):
         return False
+    if _REFERENCE.fullmatch(core.rstrip(")]};,")):
+        return False  # names another value: config.api_key, OPENAI_API_KEY
     has_other = any(not c.isalpha() for c in core)
     return has_other or len(core) >= 8
 
