@@ -327,6 +327,43 @@ BUILTIN: tuple[Rule, ...] = (
     _prefixed("age-secret-key", r"AGE-SECRET-KEY-1", r"[0-9A-Z]{58}", None, None),
     _prefixed("linear-key", r"lin_api_", r"[A-Za-z0-9]{40}", None, None),
     _prefixed("notion-token", r"ntn_", r"[A-Za-z0-9]{40,}", None, _random_like),
+    _prefixed("notion-token", r"secret_", r"[A-Za-z0-9]{43}", None, _has_digit_and_letter),
+    _prefixed("twilio-key", r"SK", r"[0-9a-f]{32}", None, None),
+    _prefixed("mailgun-key", r"key-", r"[0-9a-f]{32}", None, _random_like),
+    _prefixed(
+        "square-token", r"(?:sq0atp|sq0csp|EAAA)-?", r"[0-9A-Za-z_\-]{22,60}", None, _random_like
+    ),
+    _prefixed("docker-token", r"dckr_pat_", r"[A-Za-z0-9_\-]{20,}", None, None),
+    _prefixed("supabase-token", r"sbp_", r"[a-f0-9]{40}", None, None),
+    _prefixed("sentry-token", r"sntr[yu]s?_", r"[A-Za-z0-9_=+/]{30,}", None, None),
+    _prefixed("newrelic-key", r"NRAK-", r"[A-Z0-9]{27}", None, None),
+    _prefixed(
+        "doppler-token", r"dp\.(?:pt|st|ct|sa|scim|audit)\.", r"[A-Za-z0-9]{40,}", None, None
+    ),
+    _prefixed("replicate-token", r"r8_", r"[A-Za-z0-9]{37}", None, _random_like),
+    _prefixed("perplexity-key", r"pplx-", r"[A-Za-z0-9]{48}", None, _random_like),
+    _prefixed("heroku-key", r"HRKU-", r"[A-Za-z0-9_\-]{40,}", None, None),
+    _prefixed(
+        "planetscale-token", r"pscale_(?:tkn|pw|oauth)_", r"[A-Za-z0-9_\-=.]{32,}", None, None
+    ),
+    _prefixed("rubygems-key", r"rubygems_", r"[a-f0-9]{48}", None, None),
+    _prefixed("cratesio-token", r"cio", r"[A-Za-z0-9]{32}", None, _has_digit_and_letter),
+    _prefixed("figma-token", r"figd_", r"[A-Za-z0-9_\-]{40,}", None, None),
+    _prefixed("airtable-token", r"pat", r"[A-Za-z0-9]{14}\.[a-f0-9]{64}", None, None),
+    _prefixed("mapbox-secret", r"sk\.eyJ", r"[A-Za-z0-9_\-]{20,}\.[A-Za-z0-9_\-]{20,}", None, None),
+    _prefixed(
+        "discord-bot-token",
+        r"[MN]",
+        r"[A-Za-z0-9]{23,25}\.[A-Za-z0-9_\-]{6}\.[A-Za-z0-9_\-]{27,38}",
+        None,
+        _has_digit_and_letter,
+    ),
+    _prefixed(
+        "azure-client-secret", r"[A-Za-z0-9_~.]{3}[0-9]Q~", r"[A-Za-z0-9_~.\-]{31,34}", None, None
+    ),
+    _prefixed(
+        "terraform-token", r"[A-Za-z0-9]{14}\.atlasv1\.", r"[A-Za-z0-9_=\-]{60,70}", None, None
+    ),
     Rule(
         "telegram-bot-token",
         _rx(r"[0-9]{8,10}:AA[A-Za-z0-9_\-]{32,33}"),
