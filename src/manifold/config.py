@@ -191,8 +191,36 @@ class StdioConfig(_Strict):
     write_high_water: int = Field(default=16 * 1024 * 1024, ge=64 * 1024)
 
 
+class RedactionRule(_Strict):
+    """A user rule: a named RE2 pattern; what it matches (or its `group`) becomes the marker."""
+
+    name: str = Field(pattern=r"^[a-z0-9][a-z0-9_\-]{0,63}$")
+    pattern: str = Field(min_length=1, max_length=4096)
+    group: int = Field(default=0, ge=0, le=9)
+
+    @model_validator(mode="after")
+    def _compiles(self) -> RedactionRule:
+        import re2  # type: ignore[import-untyped]
+
+        try:
+            rx = re2.compile(self.pattern)
+        except re2.error as e:
+            raise ValueError(f"pattern {self.pattern!r} is not a valid (RE2) regex: {e}") from None
+        if rx.search("") is not None:
+            raise ValueError(f"pattern {self.pattern!r} matches the empty string (everything)")
+        if self.group > rx.groups:
+            raise ValueError(f"group {self.group} but the pattern has {rx.groups} group(s)")
+        return self
+
+
 class RedactionConfig(_Strict):
     """Secret redaction in both directions (security/redact.py)."""
+
+    enabled: bool = True
+    # User rules, after the built-in ones (RE2 syntax: linear time, no look-arounds).
+    rules: list[RedactionRule] = Field(default_factory=list, max_length=256)
+    # Built-in rules to turn off, by name (docs/security.md lists them).
+    disable: list[str] = Field(default_factory=list)
 
 
 class ValidationConfig(_Strict):

@@ -1,0 +1,302 @@
+"""Secret redaction (`manifold.security.redact`, rules in `secret_rules.py`): each built-in rule
+finds its credential and writes its typed marker; benign look-alikes pass unchanged; the
+prefilter leaves a clean result undecoded; structured values keep their shape; binary payloads
+are not touched; user rules and `disable` work; bad config is refused naming the key; and
+redaction is idempotent and never raises (hypothesis)."""
+
+from __future__ import annotations
+
+import base64
+import json
+import zlib
+from typing import Any
+
+import orjson
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from manifold.config import ConfigError, RedactionConfig, parse_config
+from manifold.security.redact import Redactor, marker
+from manifold.security.secret_rules import NAMES, crc32_token_ok
+
+_B62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+
+
+def _b62(n: int) -> str:
+    out = ""
+    while n:
+        n, r = divmod(n, 62)
+        out = _B62[r] + out
+    return out.rjust(6, "0")
+
+
+def _classic(prefix: str, random30: str) -> str:
+    return prefix + random30 + _b62(zlib.crc32(random30.encode()))
+
+
+def _jwt(header: dict[str, Any]) -> str:
+    def enc(o: dict[str, Any]) -> str:
+        return base64.urlsafe_b64encode(json.dumps(o).encode()).rstrip(b"=").decode()
+
+    return f"{enc(header)}.{enc({'sub': 'u-42', 'exp': 1900000000})}.c2lnbmF0dXJlLWJ5dGVz9Xk"
+
+
+GH = _classic("ghp_", "Xq7vN2kLp9RtY4wZs8Bc3Md6Fh1Jg5")
+
+# (text, rule, the secret that must be gone)
+POSITIVES = [
+    ("aws key AKIAQ7ZL4MBX2RTN6WPE in a log", "aws-access-key", "AKIAQ7ZL4MBX2RTN6WPE"),
+    ("session ASIAX4N8Q2ZK7M3PLR5T", "aws-access-key", "ASIAX4N8Q2ZK7M3PLR5T"),
+    (f"export GH={GH}", "github-token", GH),
+    (f"token={GH}.", "github-token", GH),
+    (
+        "github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123",
+        "github-token",
+        "github_pat_11ABCDEFG",
+    ),
+    ("glpat-Ab3dE5fG7hJ9kL1mN3pQ", "gitlab-token", "glpat-Ab3dE5fG7hJ9kL1mN3pQ"),
+    ("bot xoxb-2048317765-9931177340-QeXk2Lm9Rz4Tv", "slack-token", "xoxb-2048317765"),
+    (
+        "hook https://hooks.slack.com/services/T0000AAAA/B0000BBBB/XXXXabcd1234efgh5678ijkl",
+        "slack-webhook",
+        "T0000AAAA/B0000BBBB",
+    ),
+    ("stripe sk_live_51HcQ2kLmN8pRsT4vWx7yZa9", "stripe-secret-key", "sk_live_51HcQ2k"),
+    ("restricted rk_live_51HcQ2kLmN8pRsT4vWx7yZa9", "stripe-secret-key", "rk_live_51HcQ2k"),
+    ("sk-proj-Vb83kLq2Xz9TmN4rWp7sYc1D", "openai-key", "sk-proj-Vb83kLq2Xz9TmN4rWp7sYc1D"),
+    ("OPENAI sk-Vb83kLq2Xz9TmN4rWp7sYc1D0a", "openai-key", "sk-Vb83kLq2Xz9TmN4rWp7sYc1D0a"),
+    (
+        "claude sk-ant-api03-Zr8Kq2Lm5Np9Tx4Vw7Yb1Cd3Fg6Hj0Ks",
+        "anthropic-key",
+        "sk-ant-api03-Zr8Kq2Lm5Np9Tx4Vw7Yb1Cd3Fg6Hj0Ks",
+    ),
+    (
+        "maps AIzaSyD4kLq2Xz9TmN4rWp7sYc1Db83kLq2Xz9T",
+        "google-api-key",
+        "AIzaSyD4kLq2Xz9TmN4rWp7sYc1Db83kLq2Xz9T",
+    ),
+    (f"Authorization: Bearer {_jwt({'alg': 'HS256'})}", "", _jwt({"alg": "HS256"})),
+    (f"cookie={_jwt({'alg': 'RS256', 'typ': 'JWT'})}", "jwt", _jwt({"alg": "RS256", "typ": "JWT"})),
+    (
+        "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAu1SU1LfVLPHC\n"
+        "-----END RSA PRIVATE KEY-----",
+        "private-key",
+        "MIIEowIBAAKCAQEAu1SU1LfVLPHC",
+    ),
+    (
+        '{"private_key": "-----BEGIN PRIVATE KEY-----\\nMIIEvQIBADANBgkqhkiG9w0\\n'
+        '-----END PRIVATE KEY-----\\n"}',
+        "private-key",
+        "MIIEvQIBADANBgkqhkiG9w0",
+    ),
+    ("-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA", "private-key", "b3BlbnNz"),
+    ("db postgres://app:p4ssW0rd-9x7@db.internal:5432/app", "url-password", "p4ssW0rd-9x7"),
+    ("amqp://guest:Gu3st!pw@mq/", "url-password", "Gu3st!pw"),
+    ("Authorization: Basic dXNlcjpwNHNzVzByZA==", "auth-header", "dXNlcjpwNHNzVzByZA=="),
+    ("curl -H 'Authorization: Bearer Zr8Kq2Lm5Np9Tx4V'", "auth-header", "Zr8Kq2Lm5Np9Tx4V"),
+    ("DB_PASSWORD=supersecret\nDEBUG=1", "secret-assignment", "supersecret"),
+    ("AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYzq3tKLM9v", "", "wJalrXUtnFEMI"),
+    ('{"api_key": "9f8e7d6c5b4a39281706"}', "secret-assignment", "9f8e7d6c5b4a39281706"),
+    ("client_secret: 'Zq8-kd93_Lx2'", "secret-assignment", "Zq8-kd93_Lx2"),
+    ("mysql -u root -pS3cretPw app", "cli-password", "S3cretPw"),
+    ("deploy --password hunter2x --yes", "cli-password", "hunter2x"),
+    ('login --token="abc123def456"', "cli-password", "abc123def456"),
+    ("client-key-data: LS0tLS1CRUdJTiBSU0EgUFJJVkFURSBLRVktLS0tLQ==", "kubeconfig-key", "LS0tLS1C"),
+    (
+        "DefaultEndpointsProtocol=https;AccountName=x;AccountKey="
+        + "A" * 40
+        + "b" * 46
+        + "==;EndpointSuffix=core.windows.net",
+        "azure-storage-key",
+        "A" * 40 + "b" * 46,
+    ),
+    (_classic("npm_", "Pq7vN2kLp9RtY4wZs8Bc3Md6Fh1Jg5"), "npm-token", "npm_Pq7vN2kLp9"),
+]
+
+BENIGN = [
+    "commit 3f786850e387550fdab836ed7e6dc881de23001b fixed it",
+    "sha256 e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+    "request 123e4567-e89b-12d3-a456-426614174000",
+    "aws docs use AKIAIOSFODNN7EXAMPLE as the key",
+    "set GITHUB_TOKEN=<your token here>",
+    "API_KEY=your_api_key_here",
+    "OPENAI_API_KEY=${OPENAI_API_KEY}",
+    "password: ********",
+    "publishable pk_live_51HcQ2kLmN8pRsT4vWx7yZa9",
+    "-----BEGIN PUBLIC KEY-----\nMIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEA\n"
+    "-----END PUBLIC KEY-----",
+    "-----BEGIN CERTIFICATE-----\nMIIDdzCCAl+gAwIBAgIEAgAAuTANBgkqhkiG9w0B\n"
+    "-----END CERTIFICATE-----",
+    "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl me@host",
+    "<img src='data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk"
+    "+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=='>",
+    "postgres://user:password@localhost/db",
+    "https://user@example.com/path and mailto:someone@example.com",
+    "Authorization: Bearer <token>",
+    "Authorization: Bearer $TOKEN",
+    "ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+    "the password is required; token: expired; max_tokens: 100000",
+    "next_page_token: CiAKGjBpNDd2Nmp2Zml2cXRwYjBpOXA3",
+    "compass: north-west",
+    "Basic authentication sends the user name and password",
+    "a task-management-system-for-the-whole-team",
+    "risk-assessment-2024-final-version-approved",
+    "eyJhbGciOi is how every JWT starts",
+    "password = os.environ['DB_PASSWORD']",
+    "--password-file /run/secrets/db",
+    '{"role": "system", "content": "You are helpful"}',
+    "client = OpenAI(api_key=config.api_key)",
+    "api_key = settings.OPENAI_API_KEY",
+    "OPENAI_API_KEY=OPENAI_API_KEY_PROD",
+    "token = get_token()",
+]
+
+
+@pytest.fixture(scope="module")
+def r() -> Redactor:
+    return Redactor(RedactionConfig())
+
+
+@pytest.mark.parametrize(("text", "rule", "secret"), POSITIVES)
+def test_each_rule_finds_its_secret(r: Redactor, text: str, rule: str, secret: str) -> None:
+    out = r.text(text)
+    assert secret not in out, out
+    assert marker(rule) in out if rule else "[REDACTED:" in out
+
+
+@pytest.mark.parametrize("text", BENIGN)
+def test_benign_look_alikes_pass_unchanged(r: Redactor, text: str) -> None:
+    assert r.text(text) == text
+
+
+def test_github_checksum_confirms_a_token_that_does_not_look_random(r: Redactor) -> None:
+    plain = "a" * 15 + "b" * 15
+    valid = _classic("ghp_", plain)
+    assert crc32_token_ok(valid)
+    assert r.text(valid) == marker("github-token")
+    broken = "ghp_" + plain + "aaaaaa"  # same shape, wrong checksum, low entropy
+    assert not crc32_token_ok(broken)
+    assert r.text(broken) == broken
+
+
+def test_only_the_secret_part_is_replaced(r: Redactor) -> None:
+    assert (
+        r.text("postgres://app:p4ssW0rd-9x7@db:5432/app")
+        == "postgres://app:[REDACTED:url-password]@db:5432/app"
+    )
+    assert r.text("DB_PASSWORD=supersecret") == "DB_PASSWORD=[REDACTED:secret-assignment]"
+
+
+def test_a_clean_result_is_not_decoded(r: Redactor) -> None:
+    raw = orjson.dumps({"content": [{"type": "text", "text": "hello " * 1000}]})
+    assert r.fired(raw) == []
+    assert r.raw_result(raw) is None  # relayed as it came
+
+
+def test_structured_values_keep_their_shape(r: Redactor) -> None:
+    result = {
+        "content": [{"type": "text", "text": f"use {GH}"}],
+        "structuredContent": {
+            "user": "ann",
+            "password": "Tr0ub4dor&3",
+            "keys": [GH, 3, None, True],
+            "nested": {"dsn": "mysql://root:Sup3r-s3cret@db/x"},
+        },
+        "isError": False,
+    }
+    out = orjson.loads(r.raw_result(orjson.dumps(result)) or b"null")
+    sc = out["structuredContent"]
+    assert set(sc) == set(result["structuredContent"])  # type: ignore[arg-type]
+    assert sc["user"] == "ann" and sc["keys"][1:] == [3, None, True]
+    assert sc["password"] == marker("secret-field")
+    assert sc["keys"][0] == marker("github-token")
+    assert sc["nested"]["dsn"] == "mysql://root:[REDACTED:url-password]@db/x"
+    assert out["content"][0]["text"] == "use [REDACTED:github-token]"
+
+
+def test_binary_payloads_are_not_touched(r: Redactor) -> None:
+    data = base64.b64encode(b"\x00AKIAQ7ZL4MBX2RTN6WPE\x00").decode()
+    blob = "+" + "AKIAQ7ZL4MBX2RTN6WPE" + "+"
+    result = {
+        "content": [
+            {"type": "image", "data": blob, "mimeType": "image/png"},
+            {"type": "resource", "resource": {"uri": "x://b", "blob": blob}},
+            {"type": "text", "text": data},
+        ]
+    }
+    assert r.raw_result(orjson.dumps(result)) is None
+
+
+def test_user_rules_and_disable() -> None:
+    cfg = RedactionConfig.model_validate(
+        {
+            "rules": [{"name": "employee-id", "pattern": r"EMP-(\d{6})", "group": 1}],
+            "disable": ["aws-access-key"],
+        }
+    )
+    r = Redactor(cfg)
+    assert r.text("id EMP-123456") == "id EMP-[REDACTED:employee-id]"
+    assert r.text("AKIAQ7ZL4MBX2RTN6WPE") == "AKIAQ7ZL4MBX2RTN6WPE"
+    assert r.counts["employee-id"] == 1
+
+
+@pytest.mark.parametrize(
+    ("redaction", "needle"),
+    [
+        ({"rules": [{"name": "x", "pattern": "a(b"}]}, "security.redaction.rules.0"),
+        ({"rules": [{"name": "x", "pattern": "a*"}]}, "matches the empty string"),
+        ({"rules": [{"name": "x", "pattern": "(?=a)b"}]}, "security.redaction.rules.0"),
+        ({"rules": [{"name": "x", "pattern": "ab", "group": 2}]}, "group 2"),
+        ({"rules": [{"name": "Bad Name!", "pattern": "ab"}]}, "security.redaction.rules.0.name"),
+        ({"rules": [{"name": "x", "regex": "ab"}]}, "security.redaction.rules.0"),
+        ({"enable": True}, "security.redaction"),
+    ],
+)
+def test_bad_config_is_refused_naming_the_key(redaction: dict[str, Any], needle: str) -> None:
+    with pytest.raises(ConfigError) as e:
+        parse_config({"security": {"redaction": redaction}}, "cfg.yaml", env={})
+    assert needle in str(e.value)
+
+
+def test_an_unknown_disabled_rule_is_refused() -> None:
+    with pytest.raises(ConfigError, match=r"security\.redaction\.disable: unknown rule"):
+        Redactor(RedactionConfig(disable=["aws-key"]))
+    assert "aws-access-key" in NAMES
+
+
+_PIECES = st.sampled_from(
+    [p[0] for p in POSITIVES] + BENIGN + ["password=", "://", "@", "Bearer ", "-----BEGIN"]
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(st.text(max_size=40), _PIECES), max_size=8))
+def test_redaction_is_idempotent_and_never_raises(parts: list[str]) -> None:
+    r = Redactor(RedactionConfig())
+    text = " ".join(parts)
+    once = r.text(text)
+    assert r.text(once) == once
+    for _text, _rule, secret in POSITIVES:
+        if secret in once:
+            assert secret in text  # nothing is made up, only taken away
+
+
+def test_a_large_result_is_scanned_as_json_and_keeps_its_shape(r: Redactor) -> None:
+    rows = [{"sku": f"SKU-{i:05d}", "note": "password: required", "n": i} for i in range(6000)]
+    rows[10]["note"] = "DB_PASSWORD=s3cr3t-Value AKIAQ7ZL4MBX2RTN6WPE"
+    # A key cut in one string, its END line in another: the shape must not change.
+    rows[20]["note"] = "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAu1SU1LfVLPHC"
+    rows[21]["note"] = "tail\n-----END RSA PRIVATE KEY----- done"
+    result = {"content": [{"type": "text", "text": "rows"}], "structuredContent": {"rows": rows}}
+    raw = orjson.dumps(result)
+    assert len(raw) > 256 * 1024  # over RAW_SCAN: the JSON text path
+    out = r.raw_result(raw)
+    assert out is not None
+    got = orjson.loads(out)["structuredContent"]["rows"]
+    assert len(got) == len(rows)
+    assert [set(g) for g in got] == [set(x) for x in rows]
+    assert got[10]["note"] == ("DB_PASSWORD=[REDACTED:secret-assignment] [REDACTED:aws-access-key]")
+    assert got[20]["note"] == "[REDACTED:private-key]"
+    assert got[21]["note"] == rows[21]["note"]
+    assert all(g == x for i, (g, x) in enumerate(zip(got, rows, strict=True)) if i not in (10, 20))
