@@ -68,12 +68,19 @@ def build_addons(gw: Gateway, extra: Sequence[object] = ()) -> list[object]:
     # The protection layer, outermost first: audit sees every decision below it; validation
     # refuses a bad call before anything else looks at it; redaction sits next to the upstream
     # (arguments cleaned on the way out, results and descriptions on the way in).
-    from manifold.security import audit, redact, validate
-
-    for builder in (audit.build, validate.build, redact.build):
-        addon = builder(gw)
-        if addon is not None:
-            chain.append(addon)
+    # Each module is imported only when it is on (its libraries cost memory at start).
+    sec = gw.config.security
+    wanted = [
+        ("audit", bool(sec.audit.path)),
+        ("validate", sec.validation.enabled),
+        ("redact", sec.redaction.enabled),
+    ]
+    for name, on in wanted:
+        if on:
+            module = importlib.import_module(f"manifold.security.{name}")
+            addon = module.build(gw)
+            if addon is not None:
+                chain.append(addon)
     chain.append(CallAddon(raw_meter, "raw_meter"))
     return chain
 

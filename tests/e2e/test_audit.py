@@ -50,7 +50,8 @@ async def test_calls_are_audited_in_a_chain_that_verifies(tmp_path: Path, mode: 
     config = write_config(
         tmp_path / "gw.yaml",
         {"basic": stdio_upstream("basic_server.py")},
-        security={"audit": {"path": "logs/audit.jsonl"}},  # relative to the working directory
+        # The audit path is relative to the working directory; validation refuses a bad call.
+        security={"audit": {"path": "logs/audit.jsonl"}, "validation": {"enabled": True}},
     )
     audit = tmp_path / "logs" / "audit.jsonl"
 

@@ -83,7 +83,7 @@ async def _exchange(tmp_path: Path, mode: str, redaction: dict[str, Any]) -> tup
 
 @pytest.mark.parametrize("mode", ["legacy", MODERN])
 async def test_planted_secrets_never_reach_the_other_side(tmp_path: Path, mode: str) -> None:
-    seen, received = await _exchange(tmp_path, mode, {})
+    seen, received = await _exchange(tmp_path, mode, {"enabled": True})
     leaked = {name for name, value in planted().items() if value in seen}
     assert not leaked, f"reached the client: {sorted(leaked)}"
     assert "-----BEGIN RSA PRIVATE KEY-----" not in seen

@@ -59,8 +59,11 @@ def _logged(log: Path, needle: str, timeout: float = 10.0) -> str:
     return text
 
 
+ON = {"validation": {"enabled": True}}
+
+
 def _config(tmp_path: Path, **security: Any) -> Path:
-    top: dict[str, Any] = {"security": security} if security else {}
+    top: dict[str, Any] = {"security": security or ON}
     return write_config(tmp_path / "gw.yaml", {"rec": stdio_upstream("recorder_server.py")}, **top)
 
 
@@ -102,7 +105,9 @@ async def test_with_validation_off_the_invalid_call_reaches_the_upstream(tmp_pat
 
 
 async def test_nested_pydantic_arguments_are_checked_through_refs(tmp_path: Path) -> None:
-    config = write_config(tmp_path / "gw.yaml", {"models": stdio_upstream("models_server.py")})
+    config = write_config(
+        tmp_path / "gw.yaml", {"models": stdio_upstream("models_server.py")}, security=ON
+    )
     repo = {"owner": {"login": "ann", "id": 7}, "name": "r"}
     async with Client(_params(config), cache=None) as c:
         with pytest.raises(MCPError) as err:
@@ -119,7 +124,7 @@ async def test_a_schema_that_cannot_compile_leaves_its_tool_served(
     tmp_path: Path, mode: str
 ) -> None:
     up = stdio_upstream("recorder_server.py", "--odd-schema")
-    config = write_config(tmp_path / "gw.yaml", {"rec": up})
+    config = write_config(tmp_path / "gw.yaml", {"rec": up}, security=ON)
     log = tmp_path / "gw.log"
     with gateway_http(config, log) as url:
         async with Client(url, mode=mode, cache=None) as c:
