@@ -9,11 +9,7 @@ import json
 import sys
 from typing import Any
 
-
-def send(msg: dict[str, Any]) -> None:
-    sys.stdout.write(json.dumps(msg) + "\n")
-    sys.stdout.flush()
-
+from raw import answer_basics, send
 
 TOOLS = [
     {
@@ -37,18 +33,9 @@ for line in sys.stdin:
         continue
     if rid is None:
         continue
-    if method == "initialize":
-        result = {
-            "protocolVersion": "2025-11-25",
-            "capabilities": {"tools": {}},
-            "serverInfo": {"name": "asking", "version": "1"},
-        }
-        send({"jsonrpc": "2.0", "id": rid, "result": result})
-    elif method == "ping":
-        send({"jsonrpc": "2.0", "id": rid, "result": {}})
-    elif method == "tools/list":
-        send({"jsonrpc": "2.0", "id": rid, "result": {"tools": TOOLS}})
-    elif method == "tools/call" and msg["params"]["name"] == "ask":
+    if answer_basics(msg, "asking", TOOLS):
+        continue
+    if method == "tools/call" and msg["params"]["name"] == "ask":
         question = (msg["params"].get("arguments") or {}).get("question", "")
         sid = f"s{next(ids)}"
         waiting[sid] = rid

@@ -20,6 +20,8 @@ import sys
 import threading
 import time
 
+from raw import answer_basics, send
+
 parser = argparse.ArgumentParser()
 parser.add_argument("--starts", default="")
 parser.add_argument("--fail-starts", type=int, default=0)
@@ -57,11 +59,6 @@ def flood(size: int, newlines: bool) -> None:
     err.flush()
 
 
-def send(msg: dict) -> None:  # type: ignore[type-arg]
-    sys.stdout.write(json.dumps(msg) + "\n")
-    sys.stdout.flush()
-
-
 TOOLS = [
     {"name": "pid", "inputSchema": {"type": "object"}},
     {"name": "echo", "inputSchema": {"type": "object", "properties": {"text": {"type": "string"}}}},
@@ -73,20 +70,11 @@ for raw in sys.stdin:
     rid, method = msg.get("id"), msg.get("method")
     if rid is None or args.silent:
         continue
-    if method == "initialize":
-        result = {
-            "protocolVersion": "2025-11-25",
-            "capabilities": {"tools": {}},
-            "serverInfo": {"name": "faulty", "version": "1"},
-        }
-        send({"jsonrpc": "2.0", "id": rid, "result": result})
-        if die_after:
+    if answer_basics(msg, "faulty", TOOLS):
+        if method == "initialize" and die_after:
             threading.Timer(die_after, os._exit, (1,)).start()
-    elif method == "ping":
-        send({"jsonrpc": "2.0", "id": rid, "result": {}})
-    elif method == "tools/list":
-        send({"jsonrpc": "2.0", "id": rid, "result": {"tools": TOOLS}})
-    elif method == "tools/call" and msg["params"]["name"] == "pid":
+        continue
+    if method == "tools/call" and msg["params"]["name"] == "pid":
         content = [{"type": "text", "text": str(os.getpid())}]
         send({"jsonrpc": "2.0", "id": rid, "result": {"content": content}})
     elif method == "tools/call" and msg["params"]["name"] == "echo":

@@ -8,11 +8,7 @@ import os
 import sys
 import time
 
-
-def send(msg: dict) -> None:  # type: ignore[type-arg]
-    sys.stdout.write(json.dumps(msg) + "\n")
-    sys.stdout.flush()
-
+from raw import answer_basics, send
 
 TOOLS = [
     {"name": "pid", "inputSchema": {"type": "object"}},
@@ -24,18 +20,9 @@ for line in sys.stdin:
     rid, method = msg.get("id"), msg.get("method")
     if rid is None:
         continue
-    if method == "initialize":
-        result = {
-            "protocolVersion": "2025-11-25",
-            "capabilities": {"tools": {}},
-            "serverInfo": {"name": "hang", "version": "1"},
-        }
-        send({"jsonrpc": "2.0", "id": rid, "result": result})
-    elif method == "ping":
-        send({"jsonrpc": "2.0", "id": rid, "result": {}})
-    elif method == "tools/list":
-        send({"jsonrpc": "2.0", "id": rid, "result": {"tools": TOOLS}})
-    elif method == "tools/call" and msg["params"]["name"] == "pid":
+    if answer_basics(msg, "hang", TOOLS):
+        continue
+    if method == "tools/call" and msg["params"]["name"] == "pid":
         content = [{"type": "text", "text": str(os.getpid())}]
         send({"jsonrpc": "2.0", "id": rid, "result": {"content": content}})
     elif method == "tools/call" and msg["params"]["name"] == "freeze":

@@ -21,17 +21,14 @@ import os
 import sys
 from typing import Any
 
+from raw import answer_basics, send
+
 TOOLS = [
     {"name": n, "inputSchema": {"type": "object"}}
     for n in ("seen", "progress", "echo", "stray", "hold", "exit")
 ]
 seen: list[dict[str, Any]] = []
 waiting: dict[str, list[dict[str, Any]]] = {"progress": [], "echo": []}
-
-
-def send(obj: dict[str, Any]) -> None:
-    sys.stdout.write(json.dumps(obj) + "\n")
-    sys.stdout.flush()
 
 
 def text(rid: Any, value: str) -> None:
@@ -87,16 +84,9 @@ for line in sys.stdin:
     rid, method = msg.get("id"), msg.get("method")
     if rid is None:
         continue
-    if method == "initialize":
-        result = {
-            "protocolVersion": "2025-11-25",
-            "capabilities": {"tools": {}},
-            "serverInfo": {"name": "wire", "version": "1"},
-        }
-        send({"jsonrpc": "2.0", "id": rid, "result": result})
-    elif method == "tools/list":
-        send({"jsonrpc": "2.0", "id": rid, "result": {"tools": TOOLS}})
-    elif method == "tools/call":
+    if method in ("initialize", "tools/list") and answer_basics(msg, "wire", TOOLS):
+        continue
+    if method == "tools/call":
         on_call(msg)
     else:
         send({"jsonrpc": "2.0", "id": rid, "error": {"code": -32601, "message": "no"}})
