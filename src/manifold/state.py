@@ -14,12 +14,23 @@ here, in `open_state()`: callers take what `State` hands them and never construc
   `ParkingLot` (bounded in count, expiring). Used by the dispatcher.
 - `CounterStore`: savings counters; embedded: `economy/store.py` `SavingsStore` (SQLite). Used
   by `economy/savings.py`.
-- Legacy HTTP sessions and their stream logs live in `downstream/http.py`, bounded in memory.
+- `SessionTable`: the HTTP front's legacy sessions (`Mcp-Session-Id`), bounded in number and
+  idle time; embedded: `downstream/replay.py` `MemorySessions`. Used by `downstream/http.py`.
+- `Replays` / `SessionReplay` / `EventLog`: the events each legacy session keeps for
+  resumption (`Last-Event-ID`), one log per SSE stream, bounded per session in bytes and age;
+  embedded: `downstream/replay.py` `MemoryReplays`. Used by `downstream/http.py`.
 
 A modern upstream's input rounds need no store: their state travels sealed in the client's
 `requestState` (`mrtr.RoundSeal`), so any process with the same `Secrets` continues them.
 Parked calls hold a live upstream call (a legacy upstream blocked on its sampling request), so
-`ParkingLot` keeps tasks and such a call resumes only on its own process.
+`ParkingLot` keeps tasks and such a call resumes only on its own process (docs/architecture.md,
+"State", says precisely why).
+
+The session table keeps the front's session objects; what a shared store would hold of each is
+its `SessionRecord` (small and plain). The rest of a legacy session is live (its per-client
+upstream sessions, subscriptions, calls in flight, open streams) and stays on the process that
+created it, so a scaled-out legacy deployment routes a session to its process by
+`Mcp-Session-Id`; modern (2026-07-28) clients keep no session and need no such routing.
 """
 
 from __future__ import annotations
@@ -27,9 +38,9 @@ from __future__ import annotations
 import hashlib
 import hmac
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 if TYPE_CHECKING:
     from manifold.config import GatewayConfig
@@ -73,6 +84,83 @@ class CounterStore(Protocol):
     def close(self) -> None: ...
 
 
+@dataclass(slots=True, eq=False)
+class SessionRecord:
+    """What the session table keeps of one legacy HTTP session: its id and when its last
+    request was seen (`time.monotonic()`). Fields that bind a session (an owner) belong here."""
+
+    id: str
+    last_seen: float = 0.0
+
+
+S = TypeVar("S", bound=SessionRecord)
+
+
+class SessionTable(Protocol[S]):
+    """Legacy HTTP sessions by id: at most `max_sessions`, each idle for at most `idle_ttl`
+    seconds (of requests). Times are `time.monotonic()` values given by the caller."""
+
+    max_sessions: int
+    idle_ttl: float
+
+    def create(self, session: S, now: float) -> S | None:
+        """Add `session`, seen at `now`. At `max_sessions` the idlest is removed first and
+        returned (the caller ends it)."""
+        ...
+
+    def get(self, sid: str) -> S | None: ...
+    def touch(self, session: S, now: float) -> None: ...
+    def evict(self, now: float, busy: Callable[[S], bool]) -> list[S]:
+        """Remove and return the sessions idle past `idle_ttl` at `now`, except those `busy`."""
+        ...
+
+    def delete(self, sid: str) -> S | None: ...
+    def __len__(self) -> int: ...
+    def __iter__(self) -> Iterator[S]: ...  # the sessions this process holds
+
+
+class EventLog(Protocol):
+    """One SSE stream's events, numbered from 1 (`seq` is the last number given; an event is
+    numbered even when it is too large to keep). Kept within its session's bounds."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def seq(self) -> int: ...
+    @property
+    def done(self) -> bool: ...  # the stream is complete (its answer was sent)
+
+    def append(self, frame: bytes) -> int: ...
+    def after(self, seq: int) -> list[tuple[int, bytes]]:
+        """The kept events numbered above `seq`, oldest first."""
+        ...
+
+    def close(self) -> None: ...
+
+
+class SessionReplay(Protocol):
+    """One legacy session's stream logs, bounded together: at most `max_bytes` (each event
+    counted with `EVENT_OVERHEAD`) and `max_age` seconds, oldest events first; a finished
+    stream with nothing left is forgotten, and so are the oldest finished streams past
+    `max_streams`."""
+
+    def open(self, name: str) -> EventLog: ...
+    def get(self, name: str) -> EventLog | None: ...
+    def evict(self, now: float) -> None:
+        """Drop the events older than `max_age` at `now` (bytes are bounded on each append)."""
+        ...
+
+    def clear(self) -> None:
+        """Forget every event and stream (the session ended); open streams are closed."""
+        ...
+
+
+class Replays(Protocol):
+    def open(self, sid: str) -> SessionReplay:
+        """The (empty) stream logs of a new session."""
+        ...
+
+
 class ProcessSecrets:
     """Keys derived from one random master key (or a configured one, so that several gateway
     processes accept each other's cursors and handles)."""
@@ -96,11 +184,14 @@ class State:
     dedup: DedupMemory
     parking: ParkedCalls
     counters: CounterStore | None
+    sessions: SessionTable[Any]
+    replays: Replays
 
 
 def open_state(config: GatewayConfig) -> State:
     """The state backend the config asks for (today: the embedded one)."""
     from manifold.downstream.mrtr import ParkingLot
+    from manifold.downstream.replay import MemoryReplays, MemorySessions
     from manifold.economy.dedup import Dedup
     from manifold.economy.results import ResultStore
     from manifold.economy.savings import open_store
@@ -115,4 +206,6 @@ def open_state(config: GatewayConfig) -> State:
         dedup=Dedup(),
         parking=ParkingLot(config.mrtr.ttl, secrets.key("mrtr"), config.mrtr.max_parked),
         counters=open_store(config.state.path),
+        sessions=MemorySessions(config.http.max_sessions, config.http.session_idle_ttl),
+        replays=MemoryReplays(config.http.replay_max_bytes, config.http.replay_max_age),
     )

@@ -32,6 +32,7 @@ from manifold.gateway import Gateway
 from manifold.protocol import jsonrpc as rpc
 from manifold.protocol.eras import LEGACY_VERSIONS, META_PROTOCOL_VERSION, MODERN_VERSION
 from manifold.protocol.headers import decode_value, param_headers
+from manifold.state import EventLog, Replays, SessionRecord, SessionReplay, SessionTable
 
 log = logging.getLogger("manifold.http")
 
@@ -56,13 +57,6 @@ def _error(
 
 def _text(resp: Responder, status: int, text: str, headers: dict[str, str] | None = None) -> None:
     resp.send(status, {"Content-Type": "text/plain", **(headers or {})}, text.encode())
-
-
-# What one kept event costs beyond its frame (tuple, deque slot, bytes header), so that
-# `replay_max_bytes` also bounds the number of small events.
-EVENT_OVERHEAD = 160
-# A stream is "behind" while its connection holds more than this unsent (a stand-in for the
-# connection's own high-water mark, which httpserver.py is to provide).
 
 
 def sse_event(eid: str, frame: bytes) -> bytes:
@@ -102,83 +96,15 @@ class _Follower:
         self.wake.set()
 
 
-class _StreamLog:
-    """The events of one SSE stream of a legacy session, for resumption (Last-Event-ID).
-
-    Its events are kept in the session's `_Replay`, which bounds them all together."""
-
-    __slots__ = ("done", "events", "follower", "name", "replay", "seq")
-
-    def __init__(self, name: str, replay: _Replay) -> None:
-        self.name = name
-        self.replay = replay
-        self.events: deque[tuple[int, bytes]] = deque()
-        self.done = False
-        self.follower: _Follower | None = None
-        self.seq = 0
-
-    def add(self, frame: bytes) -> str:
-        self.seq += 1
-        self.events.append((self.seq, frame))
-        self.replay.kept(self, len(frame))
-        if self.follower is not None:
-            self.follower.push(self.seq, frame)
-        return f"{self.name}.{self.seq}"
-
-    def close(self) -> None:
-        self.done = True
-        if self.follower is not None:
-            self.follower.wake.set()
-
-
-class _Replay:
-    """What a legacy session keeps for resumption, oldest first across all its streams,
-    bounded by bytes and by age; a finished stream with nothing left is forgotten."""
-
-    __slots__ = ("max_age", "max_bytes", "order", "size", "streams")
-
-    def __init__(self, max_bytes: int, max_age: float) -> None:
-        self.max_bytes = max_bytes
-        self.max_age = max_age
-        self.order: deque[tuple[_StreamLog, int, float]] = deque()
-        self.size = 0
-        self.streams: dict[str, _StreamLog] = {}
-
-    def kept(self, log: _StreamLog, size: int) -> None:
-        size += EVENT_OVERHEAD
-        now = time.monotonic()
-        self.order.append((log, size, now))
-        self.size += size
-        if self.size > self.max_bytes or now - self.order[0][2] > self.max_age:
-            self.trim(now)
-
-    def trim(self, now: float) -> None:
-        order, streams = self.order, self.streams
-        while order and (self.size > self.max_bytes or now - order[0][2] > self.max_age):
-            log, size, _ = order.popleft()
-            log.events.popleft()  # a stream's oldest event is the oldest of it in `order`
-            self.size -= size
-            if log.done and not log.events and streams.get(log.name) is log:
-                del streams[log.name]
-
-    def clear(self) -> None:
-        for log in self.streams.values():
-            log.events.clear()
-            log.close()  # open streams of the session end with it
-        self.streams.clear()
-        self.order.clear()
-        self.size = 0
-
-
 class _Answer:
     """One request's answer: JSON, unless a frame is sent first, then an SSE stream.
 
     Writes are synchronous (the transport buffers), so a side message never waits; but a
     stream whose client reads nothing is dropped once it is too far behind (`stream_max_buffer`
     bytes unsent, or behind for `stream_stall_timeout` seconds). On a legacy session the
-    stream's events are also kept (`_StreamLog`, created with the first streamed event, so a
-    plain-JSON answer costs nothing), and a client whose connection dropped, or was dropped,
-    can resume it.
+    stream's events are also kept (an `EventLog` of the session's replay, created with the
+    first streamed event, so a plain-JSON answer costs nothing), and a client whose connection
+    dropped, or was dropped, can resume it.
     """
 
     __slots__ = ("behind", "dropped", "extra", "legacy", "limits", "log", "resp", "streaming")
@@ -194,13 +120,14 @@ class _Answer:
         self.extra = extra
         self.legacy = legacy
         self.limits = limits
-        self.log: _StreamLog | None = None
+        self.log: EventLog | None = None
         self.streaming = False
         self.dropped = False
         self.behind = 0.0
 
     def _write(self, frame: bytes) -> None:
-        eid = self.log.add(frame) if self.log is not None else "0"
+        legacy, stream = self.legacy, self.log
+        eid = legacy.append(stream, frame) if stream is not None and legacy is not None else "0"
         resp = self.resp
         if resp.done or self.dropped:
             return
@@ -242,8 +169,8 @@ class _Answer:
         if self.streaming:
             if frame is not None:
                 self._write(frame)
-            if self.log is not None:
-                self.log.close()
+            if self.log is not None and self.legacy is not None:
+                self.legacy.close_stream(self.log)
             if not self.resp.done:
                 self.resp.end()
             return
@@ -255,33 +182,53 @@ class _Answer:
             self.resp.send(status, {**_JSON, **(self.extra or {})}, frame)
 
 
-class _LegacySession:
-    __slots__ = ("_ids", "down", "get_open", "last_seen", "replay", "standalone", "streams")
+class _LegacySession(SessionRecord):
+    """A legacy session as the front holds it: its record (what the session table keeps), and
+    what is live on this process (the downstream session, its GET stream, its followers)."""
 
-    def __init__(self, down: DownstreamSession, replay: _Replay) -> None:
+    __slots__ = ("_ids", "down", "followers", "get_open", "replay", "standalone")
+
+    def __init__(self, down: DownstreamSession, replay: SessionReplay) -> None:
+        super().__init__(down.id)
         self.down = down
-        self.last_seen = time.monotonic()
         self.get_open = False
         self._ids = itertools.count(1)
         self.replay = replay
+        # A GET stream that waits for what its stream log gets next, by stream name.
+        self.followers: dict[str, _Follower] = {}
         # The standalone stream's messages are kept even while no GET is open, for replay.
-        self.standalone = _StreamLog("g", replay)
-        self.streams = replay.streams
-        self.streams["g"] = self.standalone
+        self.standalone = replay.open("g")
         down.send = self._standalone_send
 
     def _standalone_send(self, frame: bytes) -> None:
-        self.standalone.add(frame)
+        self.append(self.standalone, frame)
 
-    def new_stream(self) -> _StreamLog:
-        log = _StreamLog(f"p{next(self._ids)}", self.replay)
-        self.streams[log.name] = log
-        while len(self.streams) > 64:  # the oldest finished streams go first
-            oldest = next((k for k, v in self.streams.items() if v.done), None)
-            if oldest is None:
-                break
-            del self.streams[oldest]
-        return log
+    def new_stream(self) -> EventLog:
+        return self.replay.open(f"p{next(self._ids)}")
+
+    def append(self, log: EventLog, frame: bytes) -> str:
+        """Keep `frame` in `log` and hand it to the stream's follower; its event id."""
+        seq = log.append(frame)
+        if self.followers:
+            follower = self.followers.get(log.name)
+            if follower is not None:
+                follower.push(seq, frame)
+        return f"{log.name}.{seq}"
+
+    def close_stream(self, log: EventLog) -> None:
+        log.close()
+        follower = self.followers.get(log.name)
+        if follower is not None:
+            follower.wake.set()
+
+    def clear(self) -> None:
+        self.replay.clear()  # its kept events are freed now, and its streams are closed
+        for follower in self.followers.values():
+            follower.wake.set()
+
+
+def _busy(s: _LegacySession) -> bool:
+    return bool(s.down.inflight)  # a request in flight keeps its session
 
 
 class HttpFront:
@@ -293,10 +240,10 @@ class HttpFront:
         self.path = cfg.path
         self.allowed_hosts = {h.lower() for h in cfg.allowed_hosts}
         self.allowed_origins = {o.lower().rstrip("/") for o in cfg.allowed_origins}
-        self.sessions: dict[str, _LegacySession] = {}
-        self.max_sessions = cfg.max_sessions
-        self.idle_ttl = cfg.session_idle_ttl
-        self.replay_max_bytes = cfg.replay_max_bytes
+        # Legacy sessions and their kept events, in the stores the state backend provides.
+        self.sessions: SessionTable[_LegacySession] = gateway.state.sessions
+        self.replays: Replays = gateway.state.replays
+        self.idle_ttl = self.sessions.idle_ttl
         self.replay_max_age = cfg.replay_max_age
         self.stream_limits = (cfg.stream_max_buffer, cfg.stream_stall_timeout)
         self.reclaim_idle = cfg.client_reclaim_idle
@@ -330,7 +277,7 @@ class HttpFront:
             self._starting.cancel()
         if self._sweeper:
             self._sweeper.cancel()
-        for s in list(self.sessions.values()):
+        for s in self.sessions:
             self._end_session(s)
         await self.server.stop()
         await self.gw.stop()
@@ -341,38 +288,35 @@ class HttpFront:
         while True:
             await asyncio.sleep(every)
             now = time.monotonic()
-            for sid, s in list(self.sessions.items()):
-                if now - s.last_seen > self.idle_ttl and not s.down.inflight:
-                    log.info(
-                        "legacy session %s expired: no request for %.0f s",
-                        sid[:8],
-                        now - s.last_seen,
-                    )
-                    self._end_session(s)
-                elif s.replay.order:
-                    s.replay.trim(now)
+            for s in self.sessions.evict(now, _busy):
+                log.info(
+                    "legacy session %s expired: no request for %.0f s",
+                    s.id[:8],
+                    now - s.last_seen,
+                )
+                self._end_session(s)
+            for s in self.sessions:
+                s.replay.evict(now)
 
     def _end_session(self, s: _LegacySession) -> None:
-        s.replay.clear()  # its kept events are freed now, and its open streams end
-        self.sessions.pop(s.down.id, None)
+        s.clear()  # its kept events are freed now, and its open streams end
+        self.sessions.delete(s.id)
         s.down.send = None
         s.down.close()
         self.gw.end_session(s.down)
 
     def _new_session(self) -> DownstreamSession:
-        if len(self.sessions) >= self.max_sessions:
-            idlest = min(self.sessions.values(), key=lambda x: x.last_seen)
+        down = DownstreamSession()
+        now = time.monotonic()
+        idlest = self.sessions.create(_LegacySession(down, self.replays.open(down.id)), now)
+        if idlest is not None:
             log.warning(
                 "%d legacy sessions (http.max_sessions): ended the idlest, %s (idle %.0f s)",
-                len(self.sessions),
-                idlest.down.id[:8],
-                time.monotonic() - idlest.last_seen,
+                self.sessions.max_sessions,
+                idlest.id[:8],
+                now - idlest.last_seen,
             )
             self._end_session(idlest)
-        down = DownstreamSession()
-        self.sessions[down.id] = _LegacySession(
-            down, _Replay(self.replay_max_bytes, self.replay_max_age)
-        )
         self.gw.sessions.add(down)
         return down
 
@@ -576,7 +520,7 @@ class HttpFront:
         method = msg.get("method")
         sid = req.headers.get("mcp-session-id")
         if method == "initialize" and "id" in msg:
-            if sid and sid in self.sessions:
+            if sid and self.sessions.get(sid) is not None:
                 _error(resp, rid, rpc.INVALID_REQUEST, "session already initialized", 400)
                 return
             down = self._new_session()
@@ -606,7 +550,7 @@ class HttpFront:
                 400,
             )
             return
-        found.last_seen = time.monotonic()
+        self.sessions.touch(found, time.monotonic())
         if "method" not in msg:
             found.down.answer(msg)
             resp.send(202, {})
@@ -657,7 +601,7 @@ class HttpFront:
             if not cancel_on_disconnect:
                 down.inflight.pop(rid, None)
             if legacy is not None:
-                legacy.last_seen = time.monotonic()  # idle counts from a request's end
+                self.sessions.touch(legacy, time.monotonic())  # idle counts from a request's end
         out.finish(frame, status)
 
     # ----------------------------------------------------------------- GET / DELETE
@@ -675,13 +619,13 @@ class HttpFront:
         if s is None:
             _error(resp, None, rpc.INVALID_REQUEST, "Session not found", 404)
             return
-        s.last_seen = time.monotonic()  # opening a stream is a request; keeping it open is not
+        self.sessions.touch(s, time.monotonic())  # opening a stream is a request, not keeping it
         last = req.headers.get("last-event-id")
         log = s.standalone
         after = None
         if last:
             name, _, seq = last.rpartition(".")
-            found = s.streams.get(name)
+            found = s.replay.get(name)
             if found is not None and seq.isdigit():
                 log, after = found, int(seq)
         if log is s.standalone:
@@ -698,7 +642,7 @@ class HttpFront:
         req: Request,
         resp: Responder,
         s: _LegacySession,
-        stream: _StreamLog,
+        stream: EventLog,
         after: int | None,
     ) -> None:
         """Stream `stream`: what the client missed after `after` (a resumption), then what comes.
@@ -709,13 +653,13 @@ class HttpFront:
         max_buffer, stall = self.stream_limits
         sent = stream.seq if after is None else after
         # What is kept now is replayed; what comes from now on goes to the follower.
-        missed = [e for e in stream.events if e[0] > sent] if after is not None else []
+        missed = stream.after(sent) if after is not None else []
         follower = _Follower(
             max_buffer,
             max(sent, stream.seq),
             lambda: resp.abort("a GET stream's client stopped reading (http.stream_max_buffer)"),
         )
-        stream.follower = follower
+        s.followers[stream.name] = follower
         try:
             resp.start_now(200, _SSE)
             await self._stream_write(resp, b": stream open\n\n", stall)
@@ -752,8 +696,8 @@ class HttpFront:
                 )
                 resp.abort("its client is behind on a GET stream")
         finally:
-            if stream.follower is follower:
-                stream.follower = None
+            if s.followers.get(stream.name) is follower:
+                del s.followers[stream.name]
             if stream is s.standalone:
                 s.get_open = False
             resp.end()
