@@ -305,10 +305,11 @@ class HttpFront:
         s.down.close()
         self.gw.end_session(s.down)
 
-    def _new_session(self) -> DownstreamSession:
+    def _new_session(self) -> _LegacySession:
         down = DownstreamSession()
         now = time.monotonic()
-        idlest = self.sessions.create(_LegacySession(down, self.replays.open(down.id)), now)
+        session = _LegacySession(down, self.replays.open(down.id))
+        idlest = self.sessions.create(session, now)
         if idlest is not None:
             log.warning(
                 "%d legacy sessions (http.max_sessions): ended the idlest, %s (idle %.0f s)",
@@ -318,7 +319,7 @@ class HttpFront:
             )
             self._end_session(idlest)
         self.gw.sessions.add(down)
-        return down
+        return session
 
     def _reclaim_client(self, upstream: str, holders: Collection[str]) -> bool:
         """An upstream with `isolation: per_client` is at max_clients: end the idlest session
@@ -523,9 +524,15 @@ class HttpFront:
             if sid and self.sessions.get(sid) is not None:
                 _error(resp, rid, rpc.INVALID_REQUEST, "session already initialized", 400)
                 return
-            down = self._new_session()
+            new = self._new_session()
             await self._answer(
-                req, resp, down, msg, cancel_on_disconnect=False, extra={"Mcp-Session-Id": down.id}
+                req,
+                resp,
+                new.down,
+                msg,
+                cancel_on_disconnect=False,
+                extra={"Mcp-Session-Id": new.id},
+                legacy=new,
             )
             return
         if not sid:
@@ -559,7 +566,7 @@ class HttpFront:
             await self.gw.dispatcher.notification(found.down, msg)
             resp.send(202, {})
             return
-        await self._answer(req, resp, found.down, msg, cancel_on_disconnect=False)
+        await self._answer(req, resp, found.down, msg, cancel_on_disconnect=False, legacy=found)
 
     async def _answer(
         self,
@@ -569,12 +576,13 @@ class HttpFront:
         msg: dict[str, Any],
         cancel_on_disconnect: bool,
         extra: dict[str, str] | None = None,
+        legacy: _LegacySession | None = None,
     ) -> None:
-        """Run the request in this task; side traffic turns the answer into an SSE stream."""
+        """Run the request in this task; side traffic turns the answer into an SSE stream (kept
+        for resumption in `legacy`'s replay, for a request of a legacy session)."""
         rid = msg["id"]
         task = asyncio.current_task()
         assert task is not None
-        legacy = self.sessions.get(down.id)
         out = _Answer(resp, extra, legacy, self.stream_limits)
         if cancel_on_disconnect:
             req.on_disconnect = task.cancel  # modern: closing the stream is the cancellation
