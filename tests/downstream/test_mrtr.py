@@ -75,6 +75,26 @@ async def test_another_gateway_key_does_not_verify() -> None:
     p.task.cancel()
 
 
+async def test_a_call_parked_on_another_process_is_named_as_such() -> None:
+    """Two gateway processes sharing `state.secret` verify each other's handles, but a parked
+    call lives on the process that parked it: the other one says so, distinctly."""
+    a, b = ParkingLot(key=b"k" * 32), ParkingLot(key=b"k" * 32)
+    p = _parked()
+    handle = a.park(p)
+    with pytest.raises(rpc.RpcError) as e:
+        b.take(handle, "alice")
+    assert e.value.code == rpc.INVALID_PARAMS
+    assert "another gateway process" in e.value.message
+    with pytest.raises(rpc.RpcError) as e:
+        b.take(handle, "mallory")  # not theirs: refused as ever, nothing more said
+    assert "another gateway process" not in e.value.message
+    assert a.take(handle, "alice") is p  # on its own process it resumes
+    with pytest.raises(rpc.RpcError) as e:
+        a.take(handle, "alice")  # taken: the plain refusal
+    assert "another gateway process" not in e.value.message
+    p.task.cancel()
+
+
 async def test_expired_calls_are_refused_and_cancelled() -> None:
     lot = ParkingLot(ttl=0.01)
     old = _parked()

@@ -119,3 +119,31 @@ def test_a_round_does_not_continue_on_a_process_without_the_secret(tmp_path: Pat
         answers = {k: REPLY for k in rnd["inputRequests"]}  # type: ignore[index]
         err = error_of(_ask(b, caps, requestState=rnd["requestState"], inputResponses=answers))  # type: ignore[index]
         assert "requestState is invalid" in err["message"]
+
+
+def test_a_call_parked_for_a_legacy_upstream_resumes_only_on_its_own_process(
+    tmp_path: Path,
+) -> None:
+    """A legacy upstream blocked on its sampling request holds its call open on the process that
+    sent it, so the parked call cannot move: the other replica (same secret) says where it is,
+    and the retry on the right process still completes."""
+    config = write_config(
+        tmp_path / "gw.yaml",
+        {"ctl": stdio_upstream("asking_server.py")},
+        state={"path": "", "secret": "a shared secret of the replicas"},
+    )
+    caps = {**MODERN_META, "io.modelcontextprotocol/clientCapabilities": {"sampling": {}}}
+    with (
+        StdioGateway(config, tmp_path / "a.log") as a,
+        StdioGateway(config, tmp_path / "b.log") as b,
+    ):
+        rnd = _ask(a, caps)["result"]
+        assert rnd["requestState"].startswith("mf1.")  # type: ignore[index]
+        retry = {
+            "requestState": rnd["requestState"],  # type: ignore[index]
+            "inputResponses": {k: REPLY for k in rnd["inputRequests"]},  # type: ignore[index]
+        }
+        err = error_of(_ask(b, caps, **retry))
+        assert err["code"] == -32602
+        assert "parked on another gateway process" in err["message"]
+        assert text_of(_ask(a, caps, **retry)) == "asking got: fine"

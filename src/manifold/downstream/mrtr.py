@@ -10,7 +10,10 @@ Nothing is held between the rounds.
 **Parked calls.** When the round cannot be relayed (a legacy upstream blocked on its sampling
 request, or addons that take server-to-client requests), the call is held open here and the
 client gets a `requestState` naming it (`mf1.`): HMAC-signed, bound to the principal, expiring,
-bounded in number; its retry resumes the same upstream call.
+bounded in number; its retry resumes the same upstream call. Such a call is a live task waiting
+on this process's connection to the upstream, so only this process can resume it
+(docs/architecture.md, "State"): the handle names its process, and a retry that reaches another
+process sharing the key is told so.
 """
 
 from __future__ import annotations
@@ -60,6 +63,7 @@ class ParkingLot:
         self._key = key or os.urandom(32)
         self._ids = itertools.count(1)
         self._parked: dict[str, Parked] = {}
+        self._origin = os.urandom(4).hex()  # this lot (process) in its handles' ids
 
     def _sign(self, pid: str, principal: str) -> str:
         mac = hmac.new(self._key, f"{pid}|{principal}".encode(), hashlib.sha256).digest()[:16]
@@ -75,7 +79,7 @@ class ParkingLot:
                 f"too many calls are waiting for client input (mrtr.max_parked "
                 f"{self.max_parked}); try again later",
             )
-        pid = f"{next(self._ids)}x{os.urandom(6).hex()}"
+        pid = f"{next(self._ids)}x{os.urandom(6).hex()}p{self._origin}"
         parked.expires = time.monotonic() + self.ttl
         self._parked[pid] = parked
         return self._sign(pid, parked.principal)
@@ -89,6 +93,13 @@ class ParkingLot:
         if not hmac.compare_digest(self._sign(pid, principal), handle):
             raise bad
         parked = self._parked.pop(pid, None)
+        if parked is None and pid.rpartition("p")[2] != self._origin:
+            raise rpc.RpcError(
+                rpc.INVALID_PARAMS,
+                "requestState names a call parked on another gateway process (or before a "
+                "restart): a call waiting for client input resumes only where it started; "
+                "call again without requestState",
+            )
         if parked is None or parked.expires < time.monotonic():
             raise bad
         return parked
