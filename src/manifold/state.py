@@ -22,9 +22,9 @@ here, in `open_state()`: callers take what `State` hands them and never construc
 
 A modern upstream's input rounds need no store: their state travels sealed in the client's
 `requestState` (`mrtr.RoundSeal`), so any process with the same `Secrets` continues them.
-Parked calls hold a live upstream call (a legacy upstream blocked on its sampling request), so
-`ParkingLot` keeps tasks and such a call resumes only on its own process (docs/architecture.md,
-"State", says precisely why).
+Parked calls hold a live upstream call (a legacy upstream blocked on its sampling request, which
+answers the call only on this process's connection), so `ParkingLot` keeps tasks and such a call
+resumes only on its own process (docs/architecture.md, "State", says precisely why).
 
 The session table keeps the front's session objects; what a shared store would hold of each is
 its `SessionRecord` (small and plain). The rest of a legacy session is live (its per-client
