@@ -14,6 +14,9 @@ here, in `open_state()`: callers take what `State` hands them and never construc
   `ParkingLot` (bounded in count, expiring). Used by the dispatcher.
 - `CounterStore`: savings counters; embedded: `economy/store.py` `SavingsStore` (SQLite). Used
   by `economy/savings.py`.
+- `PinStore`: tool pins (trusted definitions, changes waiting for approval); embedded:
+  `security/pin_store.py` `SqlitePinStore` (a SQLite file next to `state.path`, shared with
+  `manifold pins`; memory only when `state.path` is ""). Used by `security/pins.py`.
 - Legacy HTTP sessions and their stream logs live in `downstream/http.py`, bounded in memory.
 
 A modern upstream's input rounds need no store: their state travels sealed in the client's
@@ -37,6 +40,7 @@ if TYPE_CHECKING:
     from manifold.economy.dedup import Seen
     from manifold.economy.results import Page
     from manifold.economy.store import Row
+    from manifold.security.pin_store import Pending, Pin
 
 
 class Secrets(Protocol):
@@ -73,6 +77,30 @@ class CounterStore(Protocol):
     def close(self) -> None: ...
 
 
+class PinStore(Protocol):
+    """Trusted tool definitions per (upstream, tool), and changes waiting for approval."""
+
+    @property
+    def persistent(self) -> bool: ...
+
+    def pinned(self, upstream: str) -> dict[str, Pin]: ...
+    def pins(self) -> list[Pin]: ...
+    def pending(self) -> list[Pending]: ...
+    def count(self) -> int: ...
+    def source(self, upstream: str) -> str | None: ...
+    def changed(self) -> bool: ...
+    def record(
+        self,
+        upstream: str,
+        new: Sequence[Pin] = (),
+        pending: Sequence[Pending] = (),
+        resolved: Sequence[str] = (),
+        source: str | None = None,
+    ) -> None: ...
+    def approve(self, keys: Sequence[tuple[str, str]] | None = None) -> list[Pending]: ...
+    def close(self) -> None: ...
+
+
 class ProcessSecrets:
     """Keys derived from one random master key (or a configured one, so that several gateway
     processes accept each other's cursors and handles)."""
@@ -96,6 +124,7 @@ class State:
     dedup: DedupMemory
     parking: ParkedCalls
     counters: CounterStore | None
+    pins: PinStore | None = None  # None: tool pinning is off
 
 
 def open_state(config: GatewayConfig) -> State:
@@ -115,4 +144,12 @@ def open_state(config: GatewayConfig) -> State:
         dedup=Dedup(),
         parking=ParkingLot(config.mrtr.ttl, secrets.key("mrtr"), config.mrtr.max_parked),
         counters=open_store(config.state.path),
+        pins=open_pins(config) if config.security.pins.mode != "off" else None,
     )
+
+
+def open_pins(config: GatewayConfig) -> PinStore:
+    """The pin store the config asks for (today: the embedded SQLite one)."""
+    from manifold.security.pin_store import SqlitePinStore, pins_path
+
+    return SqlitePinStore(pins_path(config))
