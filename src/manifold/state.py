@@ -150,6 +150,13 @@ def open_state(config: GatewayConfig) -> State:
 
 def open_pins(config: GatewayConfig) -> PinStore:
     """The pin store the config asks for (today: the embedded SQLite one)."""
+    import sqlite3
+
+    from manifold.config import ConfigError
     from manifold.security.pin_store import SqlitePinStore, pins_path
 
-    return SqlitePinStore(pins_path(config))
+    path = pins_path(config)
+    try:
+        return SqlitePinStore(path)
+    except (OSError, sqlite3.Error) as e:
+        raise ConfigError(f"security.pins.path: cannot open {path} ({e})") from None

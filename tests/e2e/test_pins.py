@@ -179,3 +179,31 @@ def test_audit_mode_serves_the_changed_tool_and_logs_it(tmp_path: Path) -> None:
     assert tools["sh__lookup"] == EVIL
     entries = [e for e in _audit(tmp_path) if e.get("event") == "pin_changed"]
     assert [(e["fields"], e["action"]) for e in entries] == [(["description"], "served")]
+
+
+def test_with_no_state_configured_pins_persist_in_the_home_folder(tmp_path: Path) -> None:
+    """The config an IDE starts `manifold run` with: no `state:` section at all."""
+    home = tmp_path / "home"
+    home.mkdir()
+    config = tmp_path / "ide.json"
+    server = stdio_upstream("shifty_server.py")
+    config.write_text(json.dumps({"mcpServers": {"sh": server}}))
+    env = support.test_env(HOME=str(home))
+
+    def tools(*server_args: str) -> list[str]:
+        config.write_text(
+            json.dumps({"mcpServers": {"sh": {**server, "args": [*server["args"], *server_args]}}})
+        )
+        out = subprocess.run(
+            [MANIFOLD, "tools", "--json", "--config", str(config)],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            env=env,
+        )
+        assert out.returncode == 0, out.stderr
+        return [t["name"] for t in json.loads(out.stdout)["tools"]]
+
+    assert "sh__lookup" in tools()
+    assert (home / ".manifold" / "pins.db").exists()
+    assert "sh__lookup" not in tools("--description", EVIL)  # held across the restart
