@@ -624,16 +624,23 @@ def _selected(
     pending = store.pending()
     if every:
         return None
-    by_name = {_pin_name(cfg, p.upstream, p.tool): (p.upstream, p.tool) for p in pending}
+    by_name = {_pin_name(cfg, p.upstream, p.tool): p for p in pending}
     keys = []
-    for name in names:
-        key = by_name.get(name)
-        if key is None:
+    for given in names:
+        name, _, digest = given.partition("@")
+        change = by_name.get(name)
+        if change is None:
             store.close()
             raise UserError(
                 f"{name}: no held change for this tool (`manifold pins list` shows the held ones)"
             )
-        keys.append(key)
+        if digest and not change.hash.startswith(digest.lower()):
+            store.close()
+            raise UserError(
+                f"{name}: the held definition is now {change.hash[:12]}, not {digest}: it "
+                "changed again since; read `manifold pins diff` again"
+            )
+        keys.append((change.upstream, change.tool))
     return keys
 
 
@@ -666,7 +673,7 @@ def pins_diff(names: tuple[str, ...], config: str | None, pins: str | None) -> N
                     before,
                     after,
                     f"{name} (pinned {_when(old.approved or old.first_seen) if old else ''})",
-                    f"{name} (seen {_when(change.seen)})",
+                    f"{name} (seen {_when(change.seen)}, {change.hash[:12]})",
                 )
             ),
             nl=False,
@@ -686,7 +693,9 @@ def _pretty(definition: str) -> list[str]:
 def pins_approve(names: tuple[str, ...], every: bool, config: str | None, pins: str | None) -> None:
     """Trust the new definition of held tools (NAMES, as clients see them: server__tool).
 
-    A running gateway serves them again within security.pins.poll_interval, no restart."""
+    NAME@HASH (the hash prefix `pins diff` shows) approves only that definition, refusing if
+    the tool changed again since. A running gateway serves them again within
+    security.pins.poll_interval, no restart."""
     if not names and not every:
         raise UserError("name the tools to approve (server__tool ...), or pass --all")
     if names and every:

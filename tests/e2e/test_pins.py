@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import subprocess
 import time
 from collections.abc import Awaitable, Callable
@@ -165,12 +166,20 @@ def test_a_change_made_while_the_gateway_was_down_is_held_at_the_next_start(
     assert "sh__lookup" not in tools and "sh__calls" in tools, tools
     diff = _cli("pins", "diff", "sh__lookup", "--config", str(changed))
     assert f'+  "description": "{EVIL}"' in diff.stdout, diff.stdout
-    approved = _cli("pins", "approve", "--all", "--config", str(changed))
+    # The hash the diff names approves exactly that definition; another one is refused.
+    seen = re.search(r"^\+\+\+ sh__lookup \(seen [^,]+, ([0-9a-f]{12})\)$", diff.stdout, re.M)
+    assert seen is not None, diff.stdout
+    stale = _cli("pins", "approve", "sh__lookup@0123456789ab", "--config", str(changed))
+    assert stale.returncode == 2 and "changed again" in stale.stderr, stale.stderr
+    assert "sh__lookup" not in _listed(changed)
+    approved = _cli("pins", "approve", f"sh__lookup@{seen.group(1)}", "--config", str(changed))
     assert "approved sh__lookup" in approved.stdout, approved.stderr
     assert _listed(changed)["sh__lookup"] == EVIL
     # Nothing left to approve: a clear refusal naming the tool.
     again = _cli("pins", "approve", "sh__lookup", "--config", str(changed))
     assert again.returncode == 2 and "no held change" in again.stderr, again.stderr
+    every = _cli("pins", "approve", "--all", "--config", str(changed))
+    assert every.returncode == 0 and "no held changes" in every.stderr, every.stderr
 
 
 def test_audit_mode_serves_the_changed_tool_and_logs_it(tmp_path: Path) -> None:

@@ -193,3 +193,25 @@ def test_where_the_pins_live() -> None:
         {"state": {"path": ""}, "security": {"pins": {"path": "/p/x.db"}}, "upstreams": {}}
     )
     assert pins_path(cfg) == Path("/p/x.db")
+
+
+def test_a_store_that_cannot_be_read_holds_the_upstreams_tools(tmp_path: Path) -> None:
+    p, _ = _pins(tmp_path)
+    _arrive(p, _tool("read"))
+    p.store.close()  # every query now fails
+    assert _arrive(p, _tool("read")) == []
+    q, _ = _pins(tmp_path / "other", mode="audit")
+    q.store.close()
+    assert _arrive(q, _tool("read")) == ["read"]  # audit mode serves them unchecked
+
+
+def test_an_unchanged_arrival_writes_nothing(tmp_path: Path) -> None:
+    p, _ = _pins(tmp_path)
+    _arrive(p, _tool("read"))
+    assert _arrive(p, _tool("read", "changed")) == []
+    watcher = SqlitePinStore(tmp_path / "pins.db")
+    watcher.changed()
+    for _ in range(3):  # a refresh of the same lists: nothing new, nothing pending anew
+        assert _arrive(p, _tool("read", "changed")) == []
+    assert not watcher.changed()
+    watcher.close()

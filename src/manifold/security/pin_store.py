@@ -150,6 +150,9 @@ class SqlitePinStore:
         self._db.executescript(_SCHEMA)
         self._version = self._data_version()
 
+    def __repr__(self) -> str:
+        return str(self.path) if self.path is not None else "the in-memory pins"
+
     @property
     def persistent(self) -> bool:
         return self.path is not None
@@ -171,10 +174,13 @@ class SqlitePinStore:
         )
         return [Pin(*r) for r in rows]
 
-    def pending(self) -> list[Pending]:
+    def pending(self, upstream: str | None = None) -> list[Pending]:
+        """Changes waiting for approval (of one upstream, or all)."""
+        where, args = ("WHERE upstream = ? ", (upstream,)) if upstream is not None else ("", ())
         rows = self._db.execute(
             "SELECT upstream, tool, hash, definition, fields, seen FROM pending "
-            "ORDER BY upstream, tool"
+            f"{where}ORDER BY upstream, tool",
+            args,
         )
         return [Pending(r[0], r[1], r[2], r[3], tuple(orjson.loads(r[4])), r[5]) for r in rows]
 

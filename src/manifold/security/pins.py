@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import sqlite3
 import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final, Protocol
@@ -97,9 +98,22 @@ class Pins:
             return event.items
         up = event.upstream
         now = time.time()
-        pinned = self.store.pinned(up)
+        try:
+            pinned = self.store.pinned(up)
+            waiting = {p.tool: p.hash for p in self.store.pending(up)}
+            recorded_source = self.store.source(up)
+        except sqlite3.Error as e:
+            # Nothing to compare with: serve none of this upstream's tools rather than
+            # unchecked ones (audit mode serves them); the next list arrival tries again.
+            log.error(
+                "pins: cannot read %s (%s): tools of %s %s",
+                self.store,
+                e,
+                up,
+                "served unchecked" if self.mode == "audit" else "held",
+            )
+            return event.items if self.mode == "audit" else []
         source = upstream_source(self.gw.config, up)
-        recorded_source = self.store.source(up)
         if recorded_source is not None and source is not None and recorded_source != source:
             log.warning(
                 "upstream %s now runs %r (pins were recorded for %r): its tools are checked "
@@ -161,12 +175,14 @@ class Pins:
                 out.append(t)
                 continue
             if pin.hash == digest:
-                resolved.append(name)
+                if name in waiting:
+                    resolved.append(name)  # back to its pinned definition
                 out.append(t)
                 continue
             fields = tuple(changed_fields(pin.definition, definition))
             exposed = self._exposed(up, name)
-            pending.append(Pending(up, name, digest, definition, fields, now))
+            if waiting.get(name) != digest:
+                pending.append(Pending(up, name, digest, definition, fields, now))
             seen_now.add((name, digest))
             if (name, digest) not in warned:
                 action = "held until approved" if self.mode == "enforce" else "served (audit mode)"
@@ -202,10 +218,15 @@ class Pins:
                 out.append(t)
         self._warned[up] = seen_now  # only what is still changed stays remembered
         if new or pending or resolved or source != recorded_source:
-            self.store.record(
-                up, new, pending, resolved, source if source != recorded_source else None
-            )
-            self._count += len(new)
+            try:
+                self.store.record(
+                    up, new, pending, resolved, source if source != recorded_source else None
+                )
+                self._count += len(new)
+            except sqlite3.Error as e:  # the decisions stand; new tools are pinned next time
+                log.error(
+                    "pins: cannot write %s (%s): %d new pins not recorded", self.store, e, len(new)
+                )
         if held:
             self._held[up] = held
         else:
