@@ -77,13 +77,14 @@ def _audit(tmp_path: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
 
 
+@pytest.mark.parametrize("mode", ["legacy", "2026-07-28"])
 async def test_a_changed_tool_is_held_until_approved_on_the_running_gateway(
-    tmp_path: Path,
+    tmp_path: Path, mode: str
 ) -> None:
     config = _config(tmp_path)
     log = tmp_path / "gw.log"
     with gateway_http(config, log) as url:
-        async with Client(url, mode="legacy", cache=None) as c:
+        async with Client(url, mode=mode, cache=None) as c:
             assert (await _tools(c))["sh__lookup"] == ORIGINAL  # trusted on first use
             found = _text(await c.call_tool("search_tools", {"query": "look up a word"}))
             assert "sh lookup(" in found, found
