@@ -93,12 +93,19 @@ def canonical(obj: Any) -> bytes:
         return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
 
 
+def digest_of(tool: Mapping[str, Any]) -> str:
+    """The hash of a definition's pinned fields, without its name."""
+    return hashlib.sha256(canonical(pinned_part(tool))).hexdigest()
+
+
+def definition_of(tool: Mapping[str, Any]) -> str:
+    """The canonical JSON of a definition's pinned fields with its name (what is stored)."""
+    return canonical({**pinned_part(tool), "name": tool.get("name")}).decode()
+
+
 def fingerprint(tool: Mapping[str, Any]) -> tuple[str, str]:
-    """(hash of the pinned fields without the name, canonical JSON of them with the name)."""
-    part = pinned_part(tool)
-    digest = hashlib.sha256(canonical(part)).hexdigest()
-    part["name"] = tool.get("name")
-    return digest, canonical(part).decode()
+    """(`digest_of`, `definition_of`)."""
+    return digest_of(tool), definition_of(tool)
 
 
 def changed_fields(old_definition: str, new_definition: str) -> list[str]:

@@ -33,7 +33,7 @@ from manifold.hooks import CatalogEvent, Hooks, Items
 from manifold.naming import exposed_name
 from manifold.protocol import jsonrpc as rpc
 from manifold.security.alerts import audit_event
-from manifold.security.pin_store import Pending, Pin, changed_fields, fingerprint
+from manifold.security.pin_store import Pending, Pin, changed_fields, definition_of, digest_of
 
 if TYPE_CHECKING:
     from manifold.state import PinStore, State
@@ -139,7 +139,7 @@ class Pins:
             if not isinstance(name, str):
                 out.append(t)  # the catalog drops it
                 continue
-            digest, definition = fingerprint(t)
+            digest = digest_of(t)  # the stored form is built only for a new or changed tool
             pin = pinned.get(name)
             if pin is None:
                 if self._count + len(new) >= self.max_pins:
@@ -157,7 +157,7 @@ class Pins:
                         out.append(t)
                     continue
                 origin = by_hash.pop(digest, None)
-                new.append(Pin(up, name, digest, definition, now, None, origin))
+                new.append(Pin(up, name, digest, definition_of(t), now, None, origin))
                 if origin is not None:
                     log.warning(
                         "tool %s/%s renamed to %s (same definition): trusted", up, origin, name
@@ -179,6 +179,7 @@ class Pins:
                     resolved.append(name)  # back to its pinned definition
                 out.append(t)
                 continue
+            definition = definition_of(t)
             fields = tuple(changed_fields(pin.definition, definition))
             exposed = self._exposed(up, name)
             if waiting.get(name) != digest:
