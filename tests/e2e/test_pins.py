@@ -149,6 +149,8 @@ async def test_a_changed_tool_is_held_until_approved_on_the_running_gateway(
     refused = [e for e in entries if e.get("event") == "refused"]
     assert [(e["mechanism"], e["target"]) for e in refused] == [("pins", "sh__lookup")]
     assert [e["renamed_from"] for e in entries if e.get("event") == "pin_renamed"] == ["lookup"]
+    approved = [e["targets"] for e in entries if e.get("event") == "pin_approved"]
+    assert approved == [["sh__lookup"]]
     assert _cli("audit", "verify", str(tmp_path / "audit.jsonl")).returncode == 0
 
 

@@ -215,3 +215,25 @@ def test_an_unchanged_arrival_writes_nothing(tmp_path: Path) -> None:
         assert _arrive(p, _tool("read", "changed")) == []
     assert not watcher.changed()
     watcher.close()
+
+
+def test_an_upstream_given_another_server_is_checked_against_its_pins(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    p, _ = _pins(tmp_path)
+    _arrive(p, _tool("read"))
+    config = parse_config({"upstreams": {"up": {"url": "https://elsewhere.example/mcp"}}})
+    host = Host(config, SqlitePinStore(tmp_path / "pins.db"))
+    q = Pins(host, host.state.pins, config.security.pins)  # type: ignore[arg-type]
+    with caplog.at_level("WARNING", "manifold.security.pins"):
+        assert _arrive(q, _tool("read", "Read a file, the new server's way."), _tool("new")) == [
+            "new"
+        ]
+    assert (
+        "upstream up now runs 'https://elsewhere.example/mcp' (pins were recorded for 'server -x')"
+        in caplog.text
+    )
+    caplog.clear()
+    with caplog.at_level("WARNING", "manifold.security.pins"):
+        _arrive(q, _tool("read", "Read a file, the new server's way."), _tool("new"))
+    assert "now runs" not in caplog.text  # said once: the new source is recorded

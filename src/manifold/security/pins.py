@@ -302,12 +302,21 @@ class Pins:
                 for up in list(self._held):
                     pinned = self.store.pinned(up)
                     held = self._held.get(up, {})
-                    if any(
-                        (p := pinned.get(h.tool)) is not None and p.hash == h.hash
-                        for h in held.values()
-                    ):
-                        log.info(
-                            "upstream %s: a held tool was approved; listing its tools again", up
+                    approved = [
+                        name
+                        for name, h in held.items()
+                        if (p := pinned.get(h.tool)) is not None and p.hash == h.hash
+                    ]
+                    if approved:
+                        log.warning(
+                            "upstream %s: %s approved; listing its tools again",
+                            up,
+                            ", ".join(approved),
+                        )
+                        audit_event(
+                            self.gw,
+                            "pin_approved",
+                            {"mechanism": MECHANISM, "upstream": up, "targets": approved},
                         )
                         self.gw.on_list_changed(up, "tools")
             except Exception:  # a locked or damaged store: try again next time
