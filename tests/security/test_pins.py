@@ -237,3 +237,10 @@ def test_an_upstream_given_another_server_is_checked_against_its_pins(
     with caplog.at_level("WARNING", "manifold.security.pins"):
         _arrive(q, _tool("read", "Read a file, the new server's way."), _tool("new"))
     assert "now runs" not in caplog.text  # said once: the new source is recorded
+
+
+def test_a_name_listed_twice_serves_only_the_first(tmp_path: Path) -> None:
+    p, _ = _pins(tmp_path)
+    out = p.catalog(CatalogEvent("up", "tools", [_tool("read"), _tool("read", "evil twin")]))
+    assert [t["description"] for t in out] == ["Read a file."]
+    assert _arrive(p, _tool("read")) == ["read"]

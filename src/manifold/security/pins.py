@@ -134,11 +134,16 @@ class Pins:
         held: dict[str, Held] = {}
         warned = self._warned.setdefault(up, set())
         seen_now: set[tuple[str, str]] = set()
+        listed: set[str] = set()
         for t in event.items:
             name = t.get("name")
             if not isinstance(name, str):
                 out.append(t)  # the catalog drops it
                 continue
+            if name in listed:  # which of two definitions would be the trusted one?
+                log.warning("tool %s/%s is listed twice: the second one is not served", up, name)
+                continue
+            listed.add(name)
             digest = digest_of(t)  # the stored form is built only for a new or changed tool
             pin = pinned.get(name)
             if pin is None:
