@@ -32,3 +32,18 @@ def no_leftover_processes() -> Iterator[None]:
         time.sleep(0.2)
         left = marked_pids()
     assert not left, f"processes left behind by the tests: {left}"
+
+
+@pytest.fixture(scope="session", autouse=True)
+def private_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """A home folder of the run's own: with no `state:` configured the gateway keeps its files
+    under ~/.manifold (tool pins, savings), so tests never read or write the user's, and no run
+    sees what an earlier one recorded (a pinned test tool whose description was edited since
+    would be held)."""
+    old = os.environ.get("HOME")
+    os.environ["HOME"] = str(tmp_path_factory.mktemp("home"))
+    yield
+    if old is None:
+        os.environ.pop("HOME", None)
+    else:
+        os.environ["HOME"] = old

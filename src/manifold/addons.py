@@ -72,7 +72,9 @@ def build_addons(gw: Gateway, extra: Sequence[object] = ()) -> list[object]:
     sec = gw.config.security
     wanted = [
         ("audit", bool(sec.audit.path)),
+        ("honeytokens", bool(sec.honeytokens.values)),
         ("validate", sec.validation.enabled),
+        ("pins", sec.pins.mode != "off"),
         ("redact", sec.redaction.enabled),
     ]
     for name, on in wanted:

@@ -1,4 +1,5 @@
-"""The `manifold` command line: run, serve, check, tools, report, import."""
+"""The `manifold` command line: run, serve, check, tools, report, import, audit, pins,
+honeytoken."""
 
 from __future__ import annotations
 
@@ -522,6 +523,234 @@ def audit_verify(path: str) -> None:
         )
         sys.exit(1)
     click.echo(f"{path}: {v.entries} entries, chain intact, last hash {v.last_hash}")
+
+
+# ------------------------------------------------------------------------------- pins
+
+
+def _pin_store(config: str | None, pins: str | None) -> tuple[Any, GatewayConfig]:
+    """The pin store the gateway of `config` uses (or the file `pins`), and that config."""
+    from manifold.security.pin_store import SqlitePinStore, pins_path
+
+    cfg = _load(config, False) if config else GatewayConfig()
+    path = Path(os.path.expanduser(pins)).absolute() if pins else pins_path(cfg)
+    if path is None:
+        raise UserError(
+            f"{config}: the pins are kept in memory only (state.path is empty and "
+            "security.pins.path is not set): nothing to show or approve"
+        )
+    if not path.exists():
+        raise UserError(f"{path}: no pins recorded yet (the gateway creates it)")
+    try:
+        return SqlitePinStore(path), cfg
+    except Exception as e:  # sqlite3.Error, or not a database at all
+        raise UserError(f"{path}: cannot open the pins ({e})") from None
+
+
+def _pin_name(cfg: GatewayConfig, upstream: str, tool: str) -> str:
+    from manifold.naming import exposed_name
+
+    return exposed_name(upstream, tool, cfg.separator, cfg.prefix)
+
+
+def _when(ts: float | None) -> str:
+    import datetime as dt
+
+    if not ts:
+        return ""
+    return dt.datetime.fromtimestamp(ts, dt.UTC).strftime("%Y-%m-%d %H:%M:%S")
+
+
+pins_config_option = click.option(
+    "--config",
+    "-c",
+    "config",
+    default=None,
+    type=click.Path(dir_okay=False),
+    help="The gateway's config (where its pins live, its tool names).",
+)
+pins_path_option = click.option(
+    "--pins", "pins", default=None, help="The pins file (overrides the config)."
+)
+
+
+@main.group()
+def pins() -> None:
+    """Tool pins (security.pins): list them, show held changes, approve them."""
+
+
+@pins.command("list")
+@pins_config_option
+@pins_path_option
+@click.option("--json", "as_json", is_flag=True, help="Print the pins as JSON.")
+def pins_list(config: str | None, pins: str | None, as_json: bool) -> None:
+    """Every pinned tool, and those held because their definition changed."""
+    store, cfg = _pin_store(config, pins)
+    try:
+        held = {(p.upstream, p.tool): p for p in store.pending()}
+        rows = []
+        for p in store.pins():
+            change = held.pop((p.upstream, p.tool), None)
+            status = "changed: " + ", ".join(change.fields) if change else "trusted"
+            if p.renamed_from and not change:
+                status = f"trusted (renamed from {p.renamed_from})"
+            rows.append(
+                {
+                    "tool": _pin_name(cfg, p.upstream, p.tool),
+                    "upstream": p.upstream,
+                    "status": status,
+                    "held": change is not None,
+                    "first_seen": _when(p.first_seen),
+                    "approved": _when(p.approved),
+                    "renamed_from": p.renamed_from,
+                }
+            )
+    finally:
+        store.close()
+    if as_json:
+        click.echo(json.dumps({"pins": rows}, indent=2))
+        return
+    _print_rows(
+        ["tool", "upstream", "status", "first seen", "approved"],
+        [[r["tool"], r["upstream"], r["status"], r["first_seen"], r["approved"]] for r in rows],
+    )
+    n_held = sum(1 for r in rows if r["held"])
+    click.echo(f"{len(rows)} pinned, {n_held} held (changed)", err=True)
+
+
+def _selected(
+    store: Any, cfg: GatewayConfig, names: tuple[str, ...], every: bool
+) -> list[tuple[str, str]] | None:
+    pending = store.pending()
+    if every:
+        return None
+    by_name = {_pin_name(cfg, p.upstream, p.tool): p for p in pending}
+    keys = []
+    for given in names:
+        name, _, digest = given.partition("@")
+        change = by_name.get(name)
+        if change is None:
+            store.close()
+            raise UserError(
+                f"{name}: no held change for this tool (`manifold pins list` shows the held ones)"
+            )
+        if digest and not change.hash.startswith(digest.lower()):
+            store.close()
+            raise UserError(
+                f"{name}: the held definition is now {change.hash[:12]}, not {digest}: it "
+                "changed again since; read `manifold pins diff` again"
+            )
+        keys.append((change.upstream, change.tool))
+    return keys
+
+
+@pins.command("diff")
+@click.argument("names", nargs=-1)
+@pins_config_option
+@pins_path_option
+def pins_diff(names: tuple[str, ...], config: str | None, pins: str | None) -> None:
+    """What changed in held tools (all, or NAMES): a unified diff of the canonical JSON."""
+    import difflib
+
+    store, cfg = _pin_store(config, pins)
+    try:
+        keys = _selected(store, cfg, names, not names)
+        pinned = {(p.upstream, p.tool): p for p in store.pins()}
+        pending = [p for p in store.pending() if keys is None or (p.upstream, p.tool) in keys]
+    finally:
+        store.close()
+    if not pending:
+        click.echo("no held changes", err=True)
+        return
+    for change in pending:
+        name = _pin_name(cfg, change.upstream, change.tool)
+        old = pinned.get((change.upstream, change.tool))
+        before = _pretty(old.definition) if old else []
+        after = _pretty(change.definition)
+        click.echo(
+            "".join(
+                difflib.unified_diff(
+                    before,
+                    after,
+                    f"{name} (pinned {_when(old.approved or old.first_seen) if old else ''})",
+                    f"{name} (seen {_when(change.seen)}, {change.hash[:12]})",
+                )
+            ),
+            nl=False,
+        )
+
+
+def _pretty(definition: str) -> list[str]:
+    text = json.dumps(json.loads(definition), indent=2, sort_keys=True, ensure_ascii=False)
+    return [line + "\n" for line in text.splitlines()]
+
+
+@pins.command("approve")
+@click.argument("names", nargs=-1)
+@click.option("--all", "every", is_flag=True, help="Approve every held change.")
+@pins_config_option
+@pins_path_option
+def pins_approve(names: tuple[str, ...], every: bool, config: str | None, pins: str | None) -> None:
+    """Trust the new definition of held tools (NAMES, as clients see them: server__tool).
+
+    NAME@HASH (the hash prefix `pins diff` shows) approves only that definition, refusing if
+    the tool changed again since. A running gateway serves them again within
+    security.pins.poll_interval, no restart."""
+    if not names and not every:
+        raise UserError("name the tools to approve (server__tool ...), or pass --all")
+    if names and every:
+        raise UserError("give tool names or --all, not both")
+    store, cfg = _pin_store(config, pins)
+    try:
+        keys = _selected(store, cfg, names, every)
+        done = store.approve(keys)
+    finally:
+        store.close()
+    for p in done:
+        what = ", ".join(p.fields) or "definition"
+        click.echo(f"approved {_pin_name(cfg, p.upstream, p.tool)} ({what} changed)")
+    if not done:
+        click.echo("no held changes", err=True)
+
+
+# ------------------------------------------------------------------------------- honeytokens
+
+
+@main.group()
+def honeytoken() -> None:
+    """Honeytokens (security.honeytokens): canary credentials that must never be used."""
+
+
+@honeytoken.command("new")
+@click.option(
+    "--kind",
+    type=click.Choice(["aws", "github", "slack", "openai", "generic"]),
+    default="aws",
+    show_default=True,
+    help="The credential format to imitate.",
+)
+@click.option("--name", default=None, help="Its label in alerts (default: <kind>-canary-<date>).")
+def honeytoken_new(kind: str, name: str | None) -> None:
+    """Print a new canary in a real credential format, and the config to add.
+
+    Plant the value where only a thief would find it; any call carrying it is refused and
+    raised as an alert."""
+    import datetime as dt
+
+    from manifold.security.honeytokens import new_token
+
+    value = new_token(kind)
+    label = name or f"{kind}-canary-{dt.datetime.now(dt.UTC):%Y%m%d}"
+    click.echo(value)
+    click.echo(
+        "\n# add to the gateway's config (or put the value in an environment variable and "
+        "write value: ${VAR}):\n"
+        "security:\n"
+        "  honeytokens:\n"
+        "    values:\n"
+        f"      - {{name: {label}, value: {value}}}",
+        err=True,
+    )
 
 
 if __name__ == "__main__":  # pragma: no cover

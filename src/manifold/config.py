@@ -248,10 +248,53 @@ class AuditConfig(_Strict):
     queue_size: int = Field(default=10_000, ge=1, le=1_000_000)
 
 
+class PinsConfig(_Strict):
+    """Tool pinning, trust on first use (security/pins.py)."""
+
+    # enforce: a tool whose definition changed is hidden until approved (`manifold pins
+    # approve`); audit: the change is logged and audited, the new definition served; off.
+    mode: Literal["enforce", "audit", "off"] = "enforce"
+    # SQLite file of the pins; "" (the default): `pins.db` in the folder of `state.path`
+    # (~/.manifold/pins.db by default), or in memory only when `state.path` is "". Relative to
+    # the working directory; "~" is expanded.
+    path: str = ""
+    # Seconds between checks for approvals (made by `manifold pins approve`) while a tool is
+    # held: an approved tool is listed again within about this long, without a restart.
+    poll_interval: float = Field(default=1.0, ge=0.05, le=3600)
+    # Tool definitions recorded at most (all upstreams); a new tool past it is not served.
+    max_pins: int = Field(default=100_000, ge=1, le=10_000_000)
+
+
+class Honeytoken(_Strict):
+    """A canary credential with a label (the label, never the value, is logged)."""
+
+    name: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.\-]{0,63}$")
+    value: str = Field(min_length=8, max_length=1024)
+
+
+class HoneytokensConfig(_Strict):
+    """Canary values that must never leave the gateway (security/honeytokens.py)."""
+
+    # Plain strings or {name, value}; "${VAR}" takes one from the environment. Each at least 8
+    # characters (a short one would match ordinary text). Empty (the default): off.
+    values: list[str | Honeytoken] = Field(default_factory=list, max_length=10_000)
+
+    @field_validator("values")
+    @classmethod
+    def _long_enough(cls, v: list[str | Honeytoken]) -> list[str | Honeytoken]:
+        for i, item in enumerate(v):
+            value = item if isinstance(item, str) else item.value
+            if len(value) < 8 or len(value) > 1024:
+                raise ValueError(f"values.{i}: a honeytoken must be 8 to 1024 characters long")
+        return v
+
+
 class SecurityConfig(_Strict):
     redaction: RedactionConfig = Field(default_factory=RedactionConfig)
     validation: ValidationConfig = Field(default_factory=ValidationConfig)
     audit: AuditConfig = Field(default_factory=AuditConfig)
+    pins: PinsConfig = Field(default_factory=PinsConfig)
+    honeytokens: HoneytokensConfig = Field(default_factory=HoneytokensConfig)
 
 
 class StateConfig(_Strict):

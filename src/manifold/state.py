@@ -19,6 +19,9 @@ here, in `open_state()`: callers take what `State` hands them and never construc
 - `Replays` / `SessionReplay` / `EventLog`: the events each legacy session keeps for
   resumption (`Last-Event-ID`), one log per SSE stream, bounded per session in bytes and age;
   embedded: `downstream/replay.py` `MemoryReplays`. Used by `downstream/http.py`.
+- `PinStore`: tool pins (trusted definitions, changes waiting for approval); embedded:
+  `security/pin_store.py` `SqlitePinStore` (a SQLite file next to `state.path`, shared with
+  `manifold pins`; memory only when `state.path` is ""). Used by `security/pins.py`.
 
 A modern upstream's input rounds need no store: their state travels sealed in the client's
 `requestState` (`mrtr.RoundSeal`), so any process with the same `Secrets` continues them.
@@ -48,6 +51,7 @@ if TYPE_CHECKING:
     from manifold.economy.dedup import Seen
     from manifold.economy.results import Page
     from manifold.economy.store import Row
+    from manifold.security.pin_store import Pending, Pin
 
 
 class Secrets(Protocol):
@@ -161,6 +165,30 @@ class Replays(Protocol):
         ...
 
 
+class PinStore(Protocol):
+    """Trusted tool definitions per (upstream, tool), and changes waiting for approval."""
+
+    @property
+    def persistent(self) -> bool: ...
+
+    def pinned(self, upstream: str) -> dict[str, Pin]: ...
+    def pins(self) -> list[Pin]: ...
+    def pending(self, upstream: str | None = None) -> list[Pending]: ...
+    def count(self) -> int: ...
+    def source(self, upstream: str) -> str | None: ...
+    def changed(self) -> bool: ...
+    def record(
+        self,
+        upstream: str,
+        new: Sequence[Pin] = (),
+        pending: Sequence[Pending] = (),
+        resolved: Sequence[str] = (),
+        source: str | None = None,
+    ) -> None: ...
+    def approve(self, keys: Sequence[tuple[str, str]] | None = None) -> list[Pending]: ...
+    def close(self) -> None: ...
+
+
 class ProcessSecrets:
     """Keys derived from one random master key (or a configured one, so that several gateway
     processes accept each other's cursors and handles)."""
@@ -186,6 +214,7 @@ class State:
     counters: CounterStore | None
     sessions: SessionTable[Any]
     replays: Replays
+    pins: PinStore | None = None  # None: tool pinning is off
 
 
 def open_state(config: GatewayConfig) -> State:
@@ -208,4 +237,19 @@ def open_state(config: GatewayConfig) -> State:
         counters=open_store(config.state.path),
         sessions=MemorySessions(config.http.max_sessions, config.http.session_idle_ttl),
         replays=MemoryReplays(config.http.replay_max_bytes, config.http.replay_max_age),
+        pins=open_pins(config) if config.security.pins.mode != "off" else None,
     )
+
+
+def open_pins(config: GatewayConfig) -> PinStore:
+    """The pin store the config asks for (today: the embedded SQLite one)."""
+    import sqlite3
+
+    from manifold.config import ConfigError
+    from manifold.security.pin_store import SqlitePinStore, pins_path
+
+    path = pins_path(config)
+    try:
+        return SqlitePinStore(path)
+    except (OSError, sqlite3.Error) as e:
+        raise ConfigError(f"security.pins.path: cannot open {path} ({e})") from None

@@ -412,6 +412,7 @@ class Dispatcher:
             route = self.gw.catalog.tool_routes.get(name)
             if route is None:
                 self._check_upstream_up(name)
+                self._check_withheld(name, r)
                 raise rpc.RpcError(rpc.INVALID_PARAMS, f"Unknown tool: {name}")
         params = (
             self._upstream_params(r, name=route.name) if name != route.name or r.meta else r.params
@@ -426,6 +427,22 @@ class Dispatcher:
         for up_name, up in self.gw.upstreams.items():
             if name.startswith(up_name + cfg.separator) and up.state != "ready":
                 raise up.unavailable(f"{name!r} cannot be called now")
+
+    def _check_withheld(self, name: str, r: Request) -> None:
+        """A name an addon holds back from the catalog (tool pinning: a changed definition
+        awaiting approval): its refusal, naming the mechanism, not "Unknown tool". Asked only
+        for a name that cannot be routed."""
+        for addon in self.gw.hooks.addons:
+            withheld = getattr(addon, "withheld", None)
+            if callable(withheld):
+                who = {
+                    "principal": r.session.principal,
+                    "client": self._client_name(r),
+                    "session": r.session.id,
+                }
+                err = withheld(name, who)
+                if err is not None:
+                    raise err
 
     async def prompts_get(self, r: Request) -> Result:
         name = self._named(r)

@@ -393,6 +393,11 @@ class Audit:
         entry["ms"] = round((time.perf_counter() - t0) * 1000.0, 3)
         self.log.put(entry)
 
+    def audit_event(self, event: str, fields: dict[str, Any]) -> None:
+        """An entry that is not a call (a mechanism's alert or decision: a held tool, a
+        honeytoken), chained like the others."""
+        self.log.put({"event": event, "ts": time.time(), **fields})
+
     def close(self) -> None:
         self.log.close()
 

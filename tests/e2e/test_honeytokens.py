@@ -1,0 +1,102 @@
+"""Honeytokens end to end: canaries made with `manifold honeytoken new`, configured (one by
+value, one from the environment), and a real upstream that records every call it receives
+(`tests/servers/recorder_server.py`). A call carrying a canary anywhere in its arguments is
+refused with an error naming the mechanism (never the value) and never reaches the upstream;
+the alert is in the gateway's log and in the audit file; clean calls pass.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from mcp import Client, types
+from mcp.shared.exceptions import MCPError
+
+from tests import support
+from tests.support import MANIFOLD, gateway_http, stdio_upstream, write_config
+
+pytestmark = pytest.mark.timeout(120)
+
+
+def _new(kind: str) -> str:
+    out = subprocess.run(
+        [MANIFOLD, "honeytoken", "new", "--kind", kind, "--name", f"{kind}-canary"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=support.test_env(),
+    )
+    assert out.returncode == 0, out.stderr
+    assert f"{{name: {kind}-canary, value: " in out.stderr  # the snippet to add
+    return out.stdout.strip()
+
+
+def _text(res: types.CallToolResult) -> str:
+    first = res.content[0]
+    assert isinstance(first, types.TextContent)
+    return first.text
+
+
+async def _received(c: Client) -> list[dict[str, Any]]:
+    calls = json.loads(_text(await c.call_tool("rec__stats", {})))["calls"]
+    return [call for call in calls if call["name"] != "stats"]
+
+
+def _logged(log: Path, needle: str, timeout: float = 10.0) -> str:
+    deadline = time.monotonic() + timeout
+    while needle not in (text := log.read_text(errors="replace")):
+        assert time.monotonic() < deadline, f"{needle!r} not logged:\n{text[-3000:]}"
+        time.sleep(0.1)
+    return text
+
+
+async def test_a_call_carrying_a_canary_never_reaches_the_upstream_and_raises_an_alert(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    github, aws = _new("github"), _new("aws")
+    monkeypatch.setenv("MANIFOLD_TEST_AWS_CANARY", aws)  # the gateway inherits it
+    audit = tmp_path / "audit.jsonl"
+    config = write_config(
+        tmp_path / "gw.yaml",
+        {"rec": stdio_upstream("recorder_server.py")},
+        security={
+            "honeytokens": {
+                "values": [
+                    {"name": "github-canary", "value": github},
+                    "${MANIFOLD_TEST_AWS_CANARY}",
+                ]
+            },
+            "audit": {"path": str(audit)},
+        },
+    )
+    log = tmp_path / "gw.log"
+    with gateway_http(config, log) as url:
+        async with Client(url, mode="legacy", cache=None) as c:
+            assert _text(await c.call_tool("rec__echo", {"text": "hello"})) == "rec:hello"
+            for args in (
+                {"text": github},
+                {"text": "x", "extra": {"deep": [1, f"token={github};"]}},
+                {"text": f"aws key {aws} in a sentence"},
+            ):
+                with pytest.raises(MCPError) as err:
+                    await c.call_tool("rec__echo", args)
+                assert err.value.code == types.INVALID_REQUEST
+                message = str(err.value)
+                assert "honeytoken" in message and github not in message and aws not in message
+            assert [call["arguments"] for call in await _received(c)] == [{"text": "hello"}]
+            assert _text(await c.call_tool("rec__echo", {"text": "after"})) == "rec:after"
+    text = _logged(log, "ALERT honeytoken")
+    alerts = [line for line in text.splitlines() if "ALERT honeytoken" in line]
+    assert len(alerts) == 3 and all(" ERROR " in line for line in alerts), alerts
+    assert sum("'github-canary'" in line for line in alerts) == 2, alerts
+    assert github not in text and aws not in text
+    entries = [json.loads(line) for line in audit.read_text().splitlines()]
+    assert [e["target"] for e in entries if e.get("event") == "alert"] == ["rec__echo"] * 3
+    refused = [e for e in entries if e.get("event") == "call" and e.get("mechanism")]
+    assert [(e["mechanism"], e["code"]) for e in refused] == [("honeytoken", -32600)] * 3
+    assert github not in audit.read_text() and aws not in audit.read_text()

@@ -1,0 +1,146 @@
+"""Honeytokens: the scan finds a canary anywhere in a call's parameters (nested, inside a longer
+string, a key, with characters JSON escapes), refuses the call without echoing the value, and
+`new_token` makes canaries the redaction rules take for real credentials."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+
+from manifold.catalog import Route
+from manifold.config import ConfigError, Honeytoken, RedactionConfig, parse_config
+from manifold.hooks import Hooks
+from manifold.pipeline import CallContext
+from manifold.protocol import jsonrpc as rpc
+from manifold.security.honeytokens import KINDS, Honeytokens, new_token
+from manifold.security.redact import Redactor, marker
+from manifold.security.secret_rules import crc32_token_ok
+
+CANARY = "AKIAZ7QWERTYUIOP2345"
+
+
+class Host:
+    def __init__(self, config: Any = None) -> None:
+        self.config = config
+        self.hooks = Hooks()
+
+
+def _scanner(*values: str | Honeytoken) -> Honeytokens:
+    return Honeytokens(Host(), list(values))
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"name": "t", "arguments": {"key": CANARY}},
+        {"name": "t", "arguments": {"a": {"b": [1, {"c": f"use {CANARY} now"}]}}},
+        {"name": "t", "arguments": {CANARY: "as a key"}},
+        {"uri": f"file:///x?token={CANARY}"},
+    ],
+)
+def test_a_canary_is_found_anywhere_in_the_parameters(params: dict[str, Any]) -> None:
+    assert _scanner(Honeytoken(name="aws-canary", value=CANARY)).find(params) == "aws-canary"
+
+
+def test_clean_parameters_and_near_misses_pass() -> None:
+    s = _scanner(CANARY)
+    assert s.find({"name": "t", "arguments": {"key": CANARY[:-1], "n": 12}}) is None
+    assert s.find({"arguments": {"key": CANARY.lower()}}) is None
+
+
+def test_a_value_with_characters_json_escapes_is_found() -> None:
+    value = 'pa"ss\\word\tcanary-1'
+    assert _scanner(Honeytoken(name="odd", value=value)).find({"a": [value]}) == "odd"
+
+
+def test_an_unnamed_canary_gets_a_stable_label_not_its_value() -> None:
+    label = _scanner(CANARY).find({"a": CANARY})
+    assert label is not None and label.startswith("honeytoken-") and CANARY not in label
+    assert label == _scanner(CANARY).find({"b": CANARY})
+
+
+def test_of_two_overlapping_canaries_the_longer_names_the_match() -> None:
+    s = _scanner(
+        Honeytoken(name="short", value="canary-12345"),
+        Honeytoken(name="long", value="canary-12345-extended"),
+    )
+    assert s.find({"a": "x canary-12345-extended y"}) == "long"
+    assert s.find({"a": "x canary-12345 y"}) == "short"
+
+
+async def test_the_call_is_refused_without_reaching_the_next_step_or_echoing_the_value() -> None:
+    s = _scanner(Honeytoken(name="aws-canary", value=CANARY))
+    reached: list[str] = []
+
+    async def terminal(ctx: CallContext) -> rpc.Incoming:
+        reached.append(ctx.exposed)
+        raise AssertionError("reached the upstream")
+
+    ctx = CallContext(
+        "tools/call",
+        {"name": "put", "arguments": {"v": CANARY}},
+        Route("up", "put"),
+        "up__put",
+        None,
+        None,  # type: ignore[arg-type]
+    )
+    with pytest.raises(rpc.RpcError) as err:
+        await s.call(ctx, terminal)
+    assert err.value.code == rpc.INVALID_REQUEST
+    assert err.value.data == {"mechanism": "honeytoken", "target": "up__put"}
+    assert "honeytoken" in err.value.message and CANARY not in err.value.message
+    assert reached == []
+
+
+@pytest.mark.parametrize("kind", [k for k in KINDS if k != "generic"])
+def test_new_canaries_are_taken_for_real_credentials_by_the_redaction_rules(kind: str) -> None:
+    rule = {
+        "aws": "aws-access-key",
+        "github": "github-token",
+        "slack": "slack-token",
+        "openai": "openai-key",
+    }[kind]
+    r = Redactor(RedactionConfig())
+    for _ in range(20):
+        value = new_token(kind)
+        assert r.text(f"the key is {value} here") == f"the key is {marker(rule)} here", value
+
+
+def test_a_new_github_canary_carries_a_valid_checksum_and_each_is_fresh() -> None:
+    tokens = {new_token("github") for _ in range(50)}
+    assert len(tokens) == 50
+    assert all(len(t) == 40 and crc32_token_ok(t) for t in tokens)
+
+
+def test_config_refuses_a_short_canary_naming_the_key() -> None:
+    with pytest.raises(ConfigError) as err:
+        parse_config({"security": {"honeytokens": {"values": ["short"]}}, "upstreams": {}})
+    assert "security.honeytokens.values" in str(err.value)
+
+
+def test_config_takes_a_canary_from_the_environment() -> None:
+    cfg = parse_config(
+        {"security": {"honeytokens": {"values": ["${CANARY}"]}}, "upstreams": {}},
+        env={"CANARY": CANARY},
+    )
+    assert cfg.security.honeytokens.values == [CANARY]
+
+
+def test_the_module_is_not_imported_when_no_honeytoken_is_configured() -> None:
+    code = (
+        "import sys\n"
+        "from manifold.config import parse_config\n"
+        "from manifold.gateway import Gateway\n"
+        "cfg = parse_config({'state': {'path': ''}, 'upstreams': {}})\n"
+        "gw = Gateway(cfg)\n"
+        "print('manifold.security.honeytokens' in sys.modules)\n"
+        "cfg = parse_config({'state': {'path': ''}, 'upstreams': {},"
+        " 'security': {'honeytokens': {'values': ['canary-value-1']}}})\n"
+        "gw = Gateway(cfg)\n"
+        "print('manifold.security.honeytokens' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert out.stdout.split() == ["False", "True"], out.stderr
