@@ -655,7 +655,13 @@ class HttpFront:
                 return
             down = self._new_session(who)
             await self._answer(
-                req, resp, down, msg, cancel_on_disconnect=False, extra={"Mcp-Session-Id": down.id}
+                req,
+                resp,
+                down,
+                msg,
+                cancel_on_disconnect=False,
+                extra={"Mcp-Session-Id": down.id},
+                who=who,
             )
             return
         if not sid:
@@ -689,7 +695,7 @@ class HttpFront:
             await self.gw.dispatcher.notification(found.down, msg)
             resp.send(202, {})
             return
-        await self._answer(req, resp, found.down, msg, cancel_on_disconnect=False)
+        await self._answer(req, resp, found.down, msg, cancel_on_disconnect=False, who=who)
 
     async def _answer(
         self,
