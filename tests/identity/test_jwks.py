@@ -47,7 +47,7 @@ async def test_a_hanging_endpoint_fails_within_the_timeout() -> None:
     with iss.serve() as url:
         jwks = Jwks(url, timeout=0.5, min_refetch=30)
         t0 = time.monotonic()
-        with pytest.raises(JwksError, match="keys are unavailable .*no answer"):
+        with pytest.raises(JwksError, match=r"keys are unavailable \(no answer"):
             await jwks.key("k1")
         assert time.monotonic() - t0 < 5
         t0 = time.monotonic()
