@@ -461,12 +461,15 @@ class HttpFront:
 
     async def _authenticate(self, req: Request, resp: Responder) -> Identity | None:
         """The request's identity, or None when it was refused (401/403/400, answered here)."""
-        from manifold.identity.authn import AuthError
-
         assert self.auth is not None
         try:
             return await self.auth.authenticate(req.headers.get("authorization"), req.query)
-        except AuthError as e:
+        except Exception as exc:
+            from manifold.identity.authn import AuthError
+
+            if not isinstance(exc, AuthError):
+                raise
+            e = exc
             log.warning("refused %s %s: %s (%d)", req.method, req.path, e.description, e.status)
             reason = "forbidden" if e.status == 403 else "unauthorized"
             resp.send(
