@@ -209,3 +209,42 @@ async def test_an_initialize_flood_stays_bounded(
         assert any(t.name == "alpha__echo" for t in (await c.list_tools()).tools)
         res = await c.call_tool("alpha__echo", {"text": "still here"})
         assert res.content[0].text == "alpha:still here"  # type: ignore[union-attr]
+
+
+def test_stdio_is_the_local_principal_limited_per_connection(tmp_path: Path) -> None:
+    from tests.e2e.test_supervision import StdioGateway
+
+    cfg = write_config(
+        tmp_path / "gw.yaml",
+        {
+            "alpha": stdio_upstream("basic_server.py", "--name", "alpha"),
+            "beta": stdio_upstream("basic_server.py", "--name", "beta"),
+        },
+        tenants={"profiles": {"local": {"upstreams": ["alpha"]}}},
+        ratelimits={"default": {"per_client": {"calls_per_minute": 2}}},
+    )
+
+    def call(gw: StdioGateway, tool: str) -> dict[str, Any]:
+        return gw.wait_answer(gw.send("tools/call", {"name": tool, "arguments": {"text": "x"}}))
+
+    with (
+        StdioGateway(cfg, tmp_path / "one.log") as one,
+        StdioGateway(cfg, tmp_path / "two.log") as two,
+    ):
+        for gw in (one, two):
+            init = {
+                "protocolVersion": "2025-11-25",
+                "capabilities": {},
+                "clientInfo": {"name": "t"},
+            }
+            gw.wait_answer(gw.send("initialize", init))
+            gw.notify("notifications/initialized")
+        listed = one.wait_answer(one.send("tools/list"))["result"]["tools"]
+        assert {t["name"] for t in listed} >= {"alpha__echo"}
+        assert not [t for t in listed if t["name"].startswith("beta__")]
+        assert "Unknown tool: beta__echo" in call(one, "beta__echo")["error"]["message"]
+        # The refused call above was not counted (tenants run before the limiter): two pass.
+        assert "result" in call(one, "alpha__echo")
+        assert "result" in call(one, "alpha__echo")
+        _limited(call(one, "alpha__echo"), "rate_limited", "client calls_per_minute 2")
+        assert "result" in call(two, "alpha__echo"), "another connection is another client"
