@@ -141,6 +141,7 @@ def test_no_token_gets_401_pointing_at_the_metadata(gateway: tuple[str, Path]) -
     assert status == 401
     challenge = headers["www-authenticate"]
     assert challenge.startswith("Bearer ")
+    assert 'scope="mcp"' in challenge  # what to ask the authorization server for
     meta_url = challenge.split('resource_metadata="')[1].split('"')[0]
     assert meta_url == url.replace("/mcp", "/.well-known/oauth-protected-resource/mcp")
     for where in (meta_url, url.replace("/mcp", "/.well-known/oauth-protected-resource")):
@@ -294,7 +295,8 @@ def test_a_broken_jwks_fails_closed_and_fast(mode: str, upstream: str, tmp_path:
             assert iss.fetches == 1, "no refetch before jwks_min_refetch"
             assert time.monotonic() - t0 < first + 1
             # The gateway keeps serving: health, and a client with an API key.
-            assert raw(url.replace("/mcp", "/health"), "GET")[0] == 200
+            health = url.replace("/mcp", "/health")
+            assert raw(health, "GET")[0] == 200
             assert initialize(url, API_KEY)[0] == 200
         assert "JWKS fetch failed" in (tmp_path / "gw.log").read_text()
 
@@ -309,3 +311,16 @@ def test_serve_beyond_loopback_needs_auth_or_the_flag(tmp_path: Path) -> None:
     out = subprocess.run(cmd, capture_output=True, text=True, timeout=30, env=test_env())
     assert out.returncode == 2
     assert "with no authentication" in out.stderr and "--allow-unauthenticated" in out.stderr
+
+
+def test_health_names_upstreams_only_to_a_caller_with_credentials(
+    issuer: Issuer, gateway: tuple[str, Path]
+) -> None:
+    url, _ = gateway
+    health = url.replace("/mcp", "/health")
+    status, _, body = raw(health, "GET")
+    assert status == 200 and json.loads(body) == {"status": "ok"}
+    status, _, body = raw(health, "GET", headers={"Authorization": "Bearer wrong"})
+    assert status == 200 and json.loads(body) == {"status": "ok"}
+    status, _, body = raw(health, "GET", headers={"Authorization": f"Bearer {API_KEY}"})
+    assert status == 200 and "hdr" in json.loads(body)["upstreams"]

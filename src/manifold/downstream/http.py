@@ -454,6 +454,10 @@ class HttpFront:
         elif req.path == "/health" and req.method == "GET":
             if not self._origin_ok(req, resp):  # it names the upstreams: same checks as /mcp
                 return
+            if self.auth is not None and not await self._health_caller(req):
+                # A load balancer's probe needs no token; the upstreams' names need one.
+                resp.send(200, _JSON, b'{"status":"ok"}')
+                return
             ups = {n: u.state for n, u in self.gw.upstreams.items()}
             resp.send(200, _JSON, orjson.dumps({"status": "ok", "upstreams": ups}))
         else:
@@ -483,6 +487,19 @@ class HttpFront:
                 ),
             )
             return None
+
+    async def _health_caller(self, req: Request) -> bool:
+        """Whether a /health request carries credentials that would be let into /mcp."""
+        from manifold.identity.authn import AuthError
+
+        assert self.auth is not None
+        if req.headers.get("authorization") is None:
+            return False
+        try:
+            await self.auth.authenticate(req.headers.get("authorization"), req.query)
+        except AuthError:
+            return False
+        return True
 
     @staticmethod
     def _not_yours(s: _LegacySession | None, who: Identity | None) -> bool:

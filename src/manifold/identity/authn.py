@@ -249,8 +249,9 @@ class Authenticator:
         if e.error:
             parts.append(f'error="{e.error}"')
             parts.append(f'error_description="{_quoted(e.description)}"')
-        if e.scope:
-            parts.append(f'scope="{_quoted(e.scope)}"')
+        scope = e.scope or (" ".join(sorted(self.jwt.required)) if self.jwt is not None else "")
+        if scope:  # the scopes to ask for (MCP authorization: scope selection)
+            parts.append(f'scope="{_quoted(scope)}"')
         if self.metadata_url:
             parts.append(f'resource_metadata="{self.metadata_url}"')
         return ", ".join(parts)
