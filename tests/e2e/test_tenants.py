@@ -72,6 +72,7 @@ async def _refused(call: Any, text: str) -> None:
 
 
 @pytest.mark.parametrize("mode", ["legacy", MODERN])
+@pytest.mark.filterwarnings("ignore::mcp.shared.exceptions.MCPDeprecationWarning")
 async def test_each_tenant_sees_and_calls_only_its_own(gw: str, mode: str) -> None:
     async with asyncio.timeout(60), client(gw, RED, mode) as red, client(gw, BLUE, mode) as blue:
         red_tools = {t.name: t for t in (await red.list_tools()).tools}
@@ -114,6 +115,13 @@ async def test_each_tenant_sees_and_calls_only_its_own(gw: str, mode: str) -> No
             await red.read_resource("beta://greeting")
         with pytest.raises(MCPError, match="Resource not found"):
             await blue.read_resource("alpha://item/7")
+
+        if mode == "legacy":  # subscriptions are a session's (the modern era listens instead)
+            await red.subscribe_resource("alpha://greeting")
+            with pytest.raises(MCPError, match="Resource not found: beta://greeting"):
+                await red.subscribe_resource("beta://greeting")
+            with pytest.raises(MCPError, match="Resource not found: alpha://item/3"):
+                await blue.subscribe_resource("alpha://item/3")
 
         # Prompts.
         red_prompts = {p.name for p in (await red.list_prompts()).prompts}

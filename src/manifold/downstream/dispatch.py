@@ -663,6 +663,15 @@ class Dispatcher:
         uri = r.params.get("uri")
         if not isinstance(uri, str):
             raise rpc.RpcError(rpc.INVALID_PARAMS, "resources/subscribe: 'uri' must be a string")
+        if self.gw.hooks.has_listing:
+            # Only to what this client may see: the listing hooks judge the one resource.
+            one = ListingEvent(
+                "resources", [{"uri": uri}], r.principal, self._client_name(r), Era.LEGACY
+            )
+            if not self.gw.hooks.listing(one):
+                raise rpc.RpcError(
+                    rpc.RESOURCE_NOT_FOUND_LEGACY, f"Resource not found: {uri}", {"uri": uri}
+                )
         await self.gw.hub.subscribe(r.session, uri)
         return {}
 
