@@ -65,3 +65,23 @@ def test_concurrency_is_released() -> None:
     rl.release(b)
     assert rl.running == {}
     rl.admit(_ctx())
+
+
+async def test_a_daily_token_budget_counts_result_tokens() -> None:
+    import msgspec
+
+    rl = RateLimiter(RateLimitConfig.model_validate({"default": {"daily_tokens": 100}}))
+    result = rpc.Incoming(
+        result=msgspec.Raw(b'{"content":[{"type":"text","text":"' + b"x" * 300 + b'"}]}')
+    )
+
+    async def terminal(ctx: CallContext) -> rpc.Incoming:
+        return result
+
+    await rl.call(_ctx(), terminal)  # about 85 tokens: under the budget when it started
+    await rl.call(_ctx(), terminal)  # 170: over it now
+    with pytest.raises(rpc.RpcError) as e:
+        await rl.call(_ctx(), terminal)
+    assert e.value.data["reason"] == "budget_exhausted"
+    assert e.value.data["limit"] == "tenant daily_tokens 100"
+    await rl.call(_ctx(tenant="other"), terminal)  # another tenant's budget
