@@ -329,6 +329,11 @@ class HttpFront:
     # ----------------------------------------------------------------- lifecycle
 
     async def start(self) -> None:
+        auth = self.gw.config.auth
+        if auth.enabled:  # before binding: no request is ever served unauthenticated
+            from manifold.identity.authn import Authenticator
+
+            self.auth = Authenticator(auth, "")
         # Bind at once; requests that need the upstreams wait for their first connection.
         self._starting = asyncio.ensure_future(self.gw.start())
         self.port = await self.server.start(self.host, self.port)
@@ -340,11 +345,8 @@ class HttpFront:
             )
         host = f"[{self.host}]" if ":" in self.host else self.host
         self.url = f"http://{host}:{self.port}{self.path}"
-        auth = self.gw.config.auth
-        if auth.enabled:
-            from manifold.identity.authn import Authenticator
-
-            self.auth = Authenticator(auth, self.url)
+        if self.auth is not None:
+            self.auth.set_resource(self.url)  # until now no token's audience could match
             self.auth_paths = self.auth.metadata_paths()
         self._sweeper = asyncio.ensure_future(self._sweep())
 

@@ -198,11 +198,18 @@ class Authenticator:
             self.keys[digest] = Identity(k.tenant, k.name or digest.hex()[:12], frozenset(k.scopes))
         self.jwt = _Jwt(cfg.oauth, self.resource) if cfg.oauth is not None else None
         self.cache: OrderedDict[bytes, tuple[Identity, float]] = OrderedDict()
+        self.metadata_url = ""
+        self.set_resource(self.resource)
+
+    def set_resource(self, resource: str) -> None:
+        """The gateway's canonical URL, once known (the default is the URL it serves on, whose
+        port may be known only once it is bound): the metadata's `resource` and, unless
+        configured, the audience tokens must carry."""
+        self.resource = self.cfg.resource or resource
         if self.jwt is not None:
+            self.jwt.audience = self.jwt.cfg.audience or self.resource
             base, _, path = _split_url(self.resource)
             self.metadata_url = f"{base}/.well-known/oauth-protected-resource{path}"
-        else:
-            self.metadata_url = ""
 
     # ----------------------------------------------------------------- requests
 
