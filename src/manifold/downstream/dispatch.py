@@ -338,11 +338,15 @@ class Dispatcher:
         return name if isinstance(name, str) else None
 
     def _mode(self, r: Request) -> str:
-        """The client's exposure mode: its tenant's, if the tenant's profile names one."""
-        mode = self.tenant_modes.get(r.principal, self.default_mode) if self.tenant_modes else None
+        """The client's exposure mode: its tenant's, if the tenant's profile names one (the
+        command line's `--exposure` still overrides it)."""
+        exposure = self.gw.exposure
+        mode = None
+        if self.tenant_modes and exposure.override is None:
+            mode = self.tenant_modes.get(r.principal, self.default_mode)
         if mode is not None and mode != "auto":
             return mode
-        return self.gw.exposure.mode_for(self._client_name(r), self.gw.native_list_tokens())
+        return exposure.mode_for(self._client_name(r), self.gw.native_list_tokens())
 
     async def list_items(self, r: Request) -> Result:
         kind = LIST_KINDS[r.method]
