@@ -119,3 +119,28 @@ def test_hash_key_command() -> None:
     key = key_line.split()[-1]
     assert key.startswith("mf_") and len(key) > 40
     assert sha_line == f"sha256: {hash_key(key)}"
+
+
+def test_bad_config_names_the_key() -> None:
+    from manifold.config import ConfigError, parse_config
+
+    cases = [
+        (
+            {
+                "auth": {
+                    "oauth": {"issuer": ISSUER, "jwks_url": "http://j/", "algorithms": ["none"]}
+                }
+            },
+            "auth.oauth.algorithms: list asymmetric algorithms only",
+        ),
+        ({"auth": {"keys": [{"sha256": "abc", "tenant": "a"}]}}, "auth.keys.0.sha256"),
+        ({"tenants": {"default": "nobody"}}, "tenants: default 'nobody' is not one of profiles"),
+        (
+            {"tenants": {"profiles": {"a": {"rename": {"x__y": "bad name"}}}}},
+            "tenants.profiles.a.rename: new name 'bad name'",
+        ),
+        ({"ratelimits": {"default": {"calls_per_minit": 5}}}, "ratelimits.default.calls_per_minit"),
+    ]
+    for data, message in cases:
+        with pytest.raises(ConfigError, match=message.replace(".", r"\.")):
+            parse_config(data, env={})
