@@ -144,3 +144,32 @@ def test_bad_config_names_the_key() -> None:
     for data, message in cases:
         with pytest.raises(ConfigError, match=message.replace(".", r"\.")):
             parse_config(data, env={})
+
+
+def test_nothing_of_it_is_imported_when_off() -> None:
+    import os
+    import sys
+
+    from tests.support import REPO
+
+    code = (
+        "import asyncio, sys\n"
+        "from manifold.config import parse_config\n"
+        "from manifold.gateway import Gateway\n"
+        "from manifold.downstream.http import HttpFront\n"
+        "async def main():\n"
+        "    cfg = parse_config({'http': {'port': 0}, 'state': {'path': ''}})\n"
+        "    front = HttpFront(Gateway(cfg))\n"
+        "    await front.start()\n"
+        "    await front.stop()\n"
+        "asyncio.run(main())\n"
+        "mods = {'jwt', 'cryptography', 'manifold.identity.authn', 'manifold.identity.jwks',\n"
+        "        'manifold.identity.tenants', 'manifold.identity.ratelimit'}\n"
+        "print(sorted(mods & set(sys.modules)))\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(REPO / "src")}
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=60
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "[]"
