@@ -71,6 +71,8 @@ def build_addons(gw: Gateway, extra: Sequence[object] = ()) -> list[object]:
     # Each module is imported only when it is on (its libraries cost memory at start).
     sec = gw.config.security
     wanted = [
+        ("identity.tenants", gw.config.tenants is not None),
+        ("identity.ratelimit", gw.config.ratelimits is not None),
         ("audit", bool(sec.audit.path)),
         ("honeytokens", bool(sec.honeytokens.values)),
         ("validate", sec.validation.enabled),
@@ -79,7 +81,8 @@ def build_addons(gw: Gateway, extra: Sequence[object] = ()) -> list[object]:
     ]
     for name, on in wanted:
         if on:
-            module = importlib.import_module(f"manifold.security.{name}")
+            package = "manifold" if name.startswith("identity.") else "manifold.security"
+            module = importlib.import_module(f"{package}.{name}")
             addon = module.build(gw)
             if addon is not None:
                 chain.append(addon)

@@ -206,7 +206,12 @@ def run(config: str, no_prefix: bool, exposure: str | None, log_level: str) -> N
 @click.option(
     "--allow-remote",
     is_flag=True,
-    help="Allow binding beyond loopback with no http.allowed_hosts (there is no authentication).",
+    help="Allow binding beyond loopback with no http.allowed_hosts.",
+)
+@click.option(
+    "--allow-unauthenticated",
+    is_flag=True,
+    help="Allow binding beyond loopback with no auth configured (anyone who reaches it may call).",
 )
 @click.option(
     "--log-level",
@@ -221,6 +226,7 @@ def serve(
     host: str | None,
     port: int | None,
     allow_remote: bool,
+    allow_unauthenticated: bool,
     log_level: str,
 ) -> None:
     """Serve MCP over Streamable HTTP at /mcp (both protocol eras)."""
@@ -237,6 +243,15 @@ def serve(
             "anyone who can reach it could use every upstream. List the names clients use in "
             "http.allowed_hosts, or pass --allow-remote to bind anyway."
         )
+    if not _is_loopback(http.host) and not cfg.auth.enabled and not allow_unauthenticated:
+        raise UserError(
+            f"refusing to serve on {http.host}, beyond loopback, with no authentication: "
+            "anyone who can reach it could use every upstream. Configure auth.keys or "
+            "auth.oauth (docs/auth.md), or pass --allow-unauthenticated to bind anyway."
+        )
+    for i, key in enumerate(cfg.auth.keys):
+        if key.env is not None and not os.environ.get(key.env):
+            raise UserError(f"auth.keys[{i}].env: environment variable {key.env} is not set")
 
     async def main_() -> None:
         from manifold.downstream.http import HttpFront
@@ -751,6 +766,30 @@ def honeytoken_new(kind: str, name: str | None) -> None:
         f"      - {{name: {label}, value: {value}}}",
         err=True,
     )
+
+
+@main.group("auth")
+def auth_group() -> None:
+    """Inbound authentication of the HTTP front (docs/auth.md)."""
+
+
+@auth_group.command("hash-key")
+@click.option("--generate", is_flag=True, help="Make a new random key and print it too.")
+def auth_hash_key(generate: bool) -> None:
+    """Print the sha256 of an API key for auth.keys (the key is read from stdin)."""
+    import hashlib
+    import secrets
+
+    if generate:
+        key = "mf_" + secrets.token_urlsafe(32)
+        click.echo(f"key:    {key}")
+    else:
+        if sys.stdin.isatty():
+            click.echo("paste the key, then Enter:", err=True)
+        key = sys.stdin.readline().strip()
+        if not key:
+            raise UserError("no key on stdin (or pass --generate)")
+    click.echo(f"sha256: {hashlib.sha256(key.encode()).hexdigest()}")
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -351,6 +351,146 @@ class HttpConfig(_Strict):
     client_reclaim_idle: float = Field(default=300.0, gt=0)
 
 
+class ApiKeyConfig(_Strict):
+    """One static API key (bearer token) of the HTTP front, mapped to a tenant. The key itself
+    is never in the config: give its SHA-256 (`manifold auth hash-key`) or the name of an
+    environment variable that holds it."""
+
+    tenant: str = Field(min_length=1, max_length=128)
+    sha256: str | None = Field(default=None, pattern=r"^[0-9a-fA-F]{64}$")
+    env: str | None = Field(default=None, pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")
+    name: str = ""  # a label for logs and per-client limits (default: the key's hash prefix)
+    scopes: list[str] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _one_source(self) -> ApiKeyConfig:
+        if (self.sha256 is None) == (self.env is None):
+            raise ValueError("give either 'sha256' (of the key) or 'env' (a variable holding it)")
+        return self
+
+
+class OAuthConfig(_Strict):
+    """The HTTP front as an OAuth 2.1 resource server: JWT access tokens checked against the
+    issuer's JWKS (docs/auth.md)."""
+
+    issuer: str = Field(min_length=1)
+    jwks_url: str = Field(pattern=r"^https?://")
+    # The authorization servers named in the protected-resource metadata (default: issuer).
+    authorization_servers: list[str] = Field(default_factory=list)
+    # The `aud` a token must carry (default: auth.resource, the gateway's canonical URL).
+    audience: str | None = None
+    algorithms: list[str] = Field(
+        default_factory=lambda: ["RS256", "RS384", "RS512", "PS256", "ES256", "ES384", "EdDSA"]
+    )
+    # Scopes every token must carry (else 403 insufficient_scope).
+    required_scopes: list[str] = Field(default_factory=list)
+    # Which claim names the tenant (`sub`, a group claim, `scope`, ...); its value (or, for a
+    # list or the space-separated `scope`, the first value listed in `tenants`) is looked up in
+    # `tenants`; unlisted values give `default_tenant`, or the value itself when that is unset.
+    tenant_claim: str = "sub"
+    tenants: dict[str, str] = Field(default_factory=dict)
+    default_tenant: str | None = None
+    leeway: float = Field(default=30.0, ge=0, le=600)  # seconds of clock skew on exp/nbf
+    jwks_timeout: float = Field(default=5.0, gt=0, le=60)  # a JWKS fetch that takes longer fails
+    jwks_ttl: float = Field(default=600.0, gt=0)  # seconds the key set is kept
+    # An unknown `kid` refetches the key set at most once per this many seconds.
+    jwks_min_refetch: float = Field(default=30.0, ge=0)
+    jwks_max_bytes: int = Field(default=1024 * 1024, ge=1024, le=16 * 1024 * 1024)
+
+    @field_validator("algorithms")
+    @classmethod
+    def _no_none(cls, v: list[str]) -> list[str]:
+        if not v or any(a.lower() == "none" or a.startswith("HS") for a in v):
+            raise ValueError("list asymmetric algorithms only (never 'none' or HS*)")
+        return v
+
+
+class AuthConfig(_Strict):
+    """Inbound authentication on the HTTP front (stdio stays local and unauthenticated)."""
+
+    keys: list[ApiKeyConfig] = Field(default_factory=list)
+    oauth: OAuthConfig | None = None
+    # The gateway's canonical URL (`https://mcp.example.com/mcp`): the protected-resource
+    # metadata's `resource` and the default token audience. Default: the URL it serves on.
+    resource: str | None = None
+    # A bearer token longer than this is refused (401) before anything parses it.
+    max_token_bytes: int = Field(default=16 * 1024, ge=256, le=64 * 1024)
+    # Verified tokens kept (least recently used evicted; an entry lives no longer than its exp).
+    cache_size: int = Field(default=10_000, ge=1, le=1_000_000)
+
+    @property
+    def enabled(self) -> bool:
+        return bool(self.keys) or self.oauth is not None
+
+
+class TenantProfile(_Strict):
+    """What one tenant sees and may call."""
+
+    upstreams: list[str] = Field(default_factory=lambda: ["*"])  # globs on upstream names
+    tools: ToolFilter = Field(default_factory=ToolFilter)  # globs on exposed tool names
+    prompts: ToolFilter = Field(default_factory=ToolFilter)  # globs on exposed prompt names
+    # exposed tool name -> the name this tenant sees (and calls)
+    rename: dict[str, str] = Field(default_factory=dict)
+    # exposed tool name -> text appended to its description for this tenant
+    overlay: dict[str, str] = Field(default_factory=dict)
+    exposure: ExposureMode | None = None  # this tenant's mode (default: the exposure config's)
+    # Policy rules of this tenant, read by the policy engine (which matches the principal).
+    policy: list[dict[str, Any]] = Field(default_factory=list)
+
+    @field_validator("rename")
+    @classmethod
+    def _names_ok(cls, v: dict[str, str]) -> dict[str, str]:
+        if len(set(v.values())) != len(v):
+            raise ValueError("two tools renamed to the same name")
+        for new in v.values():
+            if not re.fullmatch(r"[A-Za-z0-9_-]{1,64}", new):
+                raise ValueError(f"new name {new!r} must match ^[A-Za-z0-9_-]{{1,64}}$")
+        return v
+
+
+class TenantsConfig(_Strict):
+    """Per-tenant profiles (identity/tenants.py). A principal with no profile of its own gets
+    `default`'s, or sees nothing when `default` is unset. Stdio and unauthenticated HTTP
+    clients are the principal `local`."""
+
+    profiles: dict[str, TenantProfile] = Field(default_factory=dict)
+    default: str | None = None
+
+    @model_validator(mode="after")
+    def _default_known(self) -> TenantsConfig:
+        if self.default is not None and self.default not in self.profiles:
+            raise ValueError(f"default {self.default!r} is not one of profiles")
+        return self
+
+
+class LimitSet(_Strict):
+    """Token buckets and a concurrency cap; 0 turns a limit off."""
+
+    calls_per_second: float = Field(default=0.0, ge=0)
+    calls_per_minute: float = Field(default=0.0, ge=0)
+    burst: int = Field(default=0, ge=0)  # bucket size (default: one second's or minute's worth)
+    concurrent: int = Field(default=0, ge=0)
+
+
+class TenantLimits(LimitSet):
+    """A tenant's limits, its clients' (each key or token subject) and its tools', and its
+    daily budget (UTC days) of calls and of result tokens (chars/4)."""
+
+    per_client: LimitSet = Field(default_factory=LimitSet)
+    tools: dict[str, LimitSet] = Field(default_factory=dict)  # exposed-name glob -> limits
+    daily_calls: int = Field(default=0, ge=0)
+    daily_tokens: int = Field(default=0, ge=0)
+
+
+class RateLimitConfig(_Strict):
+    """Rate limits and budgets (identity/ratelimit.py), keyed by identity, never by session."""
+
+    default: TenantLimits = Field(default_factory=TenantLimits)  # for every tenant ...
+    tenants: dict[str, TenantLimits] = Field(default_factory=dict)  # ... unless named here
+    # Buckets and counters kept (least recently used evicted first).
+    max_keys: int = Field(default=100_000, ge=100, le=10_000_000)
+
+
 class GatewayConfig(_Strict):
     """The whole gateway."""
 
@@ -370,6 +510,9 @@ class GatewayConfig(_Strict):
     security: SecurityConfig = Field(default_factory=SecurityConfig)
     search: SearchConfig = Field(default_factory=SearchConfig)
     schemas: SchemasConfig = Field(default_factory=SchemasConfig)
+    auth: AuthConfig = Field(default_factory=AuthConfig)
+    tenants: TenantsConfig | None = None  # per-tenant profiles (off when unset)
+    ratelimits: RateLimitConfig | None = None  # rate limits and budgets (off when unset)
     # Addons of one's own ("package.module:Factory"), run in this order inside the call chain
     # (see `manifold.addons`); each is imported when the gateway starts.
     addons: list[str] = Field(default_factory=list)

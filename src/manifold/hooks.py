@@ -100,7 +100,15 @@ def _impls(addons: Iterable[object], kind: str) -> list[Any]:
 class Hooks:
     """The implementations of each hook kind, in order. Build once; read per message."""
 
-    __slots__ = ("addons", "calls", "catalogs", "listings", "notifications", "server_requests")
+    __slots__ = (
+        "addons",
+        "aliases",
+        "calls",
+        "catalogs",
+        "listings",
+        "notifications",
+        "server_requests",
+    )
 
     def __init__(self, addons: Sequence[object] = ()) -> None:
         self.addons = list(addons)
@@ -113,6 +121,10 @@ class Hooks:
         self.notifications: list[Callable[[NotificationEvent], dict[str, Any] | None]] = _impls(
             self.addons, "notification"
         )
+        # `alias(principal, kind, name) -> name`: a name a listing hook gave one principal, back
+        # to the exposed one before routing (per-tenant renames). Not a kind of its own: an
+        # addon with `listing` that renames defines it too.
+        self.aliases: list[Callable[[str, str, str], str]] = _impls(self.addons, "alias")
 
     # --------------------------------------------------------------- calls
 
@@ -138,6 +150,11 @@ class Hooks:
         for hook in self.listings:
             event.items = hook(event)
         return event.items
+
+    def alias(self, principal: str, kind: str, name: str) -> str:
+        for hook in reversed(self.aliases):
+            name = hook(principal, kind, name)
+        return name
 
     # --------------------------------------------------------------- side traffic
 

@@ -313,7 +313,15 @@ USER_ERRORS = [
     (["serve", "-c", "{ok}", "--log-level", "foo"], "'foo' is not one of"),
     (["serve", "-c", "{ok}", "--port", "{busy}"], "cannot listen on 127.0.0.1:{busy}: Address"),
     (
-        ["serve", "-c", "{ok}", "--host", "no-such-host.invalid", "--allow-remote"],
+        [
+            "serve",
+            "-c",
+            "{ok}",
+            "--host",
+            "no-such-host.invalid",
+            "--allow-remote",
+            "--allow-unauthenticated",
+        ],
         "cannot listen on no-such-host",
     ),
     (["serve", "-c", "{ok}", "--host", "0.0.0.0"], "refusing to serve on 0.0.0.0, beyond loopback"),

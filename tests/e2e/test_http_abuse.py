@@ -438,11 +438,23 @@ def test_serve_beyond_loopback_needs_allowed_hosts_or_allow_remote(tmp_path: Pat
     assert proc.returncode != 0
     assert "refusing to serve on 0.0.0.0" in (tmp_path / "refused.log").read_text()
     with http_server(
-        [*cmd, "--allow-remote"], f"http://127.0.0.1:{port}/health", tmp_path / "allowed.log"
+        [*cmd, "--allow-remote", "--allow-unauthenticated"],
+        f"http://127.0.0.1:{port}/health",
+        tmp_path / "allowed.log",
     ):
         pass
     cfg = write_config(tmp_path / "gw2.yaml", {}, http={"allowed_hosts": ["gw.internal"]})
-    cmd = [MANIFOLD, "serve", "--config", str(cfg), "--host", "0.0.0.0", "--port", str(port)]
+    cmd = [
+        MANIFOLD,
+        "serve",
+        "--config",
+        str(cfg),
+        "--host",
+        "0.0.0.0",
+        "--port",
+        str(port),
+        "--allow-unauthenticated",
+    ]
     with http_server(cmd, f"http://127.0.0.1:{port}/health", tmp_path / "hosts.log"):
         pass
 

@@ -123,7 +123,7 @@ class EnvelopeError(rpc.RpcError):
 class Request:
     """One downstream request being handled."""
 
-    __slots__ = ("id", "meta", "method", "out", "params", "session")
+    __slots__ = ("id", "meta", "method", "out", "params", "principal", "session", "subject")
 
     def __init__(
         self,
@@ -133,8 +133,13 @@ class Request:
         params: dict[str, Any],
         meta: dict[str, Any] | None,
         out: Send,
+        principal: str | None = None,
+        subject: str = "",
     ) -> None:
         self.session = session
+        # Who asks: the front's authenticated principal, else the session's (stdio: local).
+        self.principal = session.principal if principal is None else principal
+        self.subject = subject
         self.id = rid
         self.method = method
         self.params = params
@@ -170,6 +175,13 @@ class Dispatcher:
         # Progress, log messages and server-to-client requests pass the hooks only when some
         # addon takes them: otherwise a call's side traffic goes straight to its client.
         self.side_hooks = hooks if hooks.has_notification or hooks.has_server_request else None
+        tenants = gateway.config.tenants
+        self.tenant_modes: dict[str, str | None] = (
+            {n: p.exposure for n, p in tenants.profiles.items()} if tenants is not None else {}
+        )
+        self.default_mode = (
+            self.tenant_modes.get(tenants.default) if tenants and tenants.default else None
+        )
         self.handlers: dict[str, Handler] = {
             "initialize": self.initialize,
             "ping": self.ping,
@@ -191,9 +203,15 @@ class Dispatcher:
     # ----------------------------------------------------------------- entry points
 
     async def handle(
-        self, session: DownstreamSession, msg: dict[str, Any], out: Send
+        self,
+        session: DownstreamSession,
+        msg: dict[str, Any],
+        out: Send,
+        principal: str | None = None,
+        subject: str = "",
     ) -> tuple[bytes, int]:
-        """Answer one request: (response frame, HTTP status for front ends that have one)."""
+        """Answer one request: (response frame, HTTP status for front ends that have one).
+        `principal` and `subject`: who the front authenticated (default: the session's)."""
         rid = msg["id"]
         method: str = msg["method"]
         params = msg.get("params") or {}
@@ -205,7 +223,9 @@ class Dispatcher:
             handler = self.handlers.get(method)
             if handler is None:
                 raise rpc.RpcError(rpc.METHOD_NOT_FOUND, f"Method not found: {method}")
-            result = await handler(Request(session, rid, method, params, modern_meta, out))
+            result = await handler(
+                Request(session, rid, method, params, modern_meta, out, principal, subject)
+            )
         except EnvelopeError as e:
             return rpc.encode_error(rid, e.code, e.message, e.data), e.status
         except rpc.RpcError as e:
@@ -317,6 +337,17 @@ class Dispatcher:
             name = r.session.client_info.get("name")
         return name if isinstance(name, str) else None
 
+    def _mode(self, r: Request) -> str:
+        """The client's exposure mode: its tenant's, if the tenant's profile names one (the
+        command line's `--exposure` still overrides it)."""
+        exposure = self.gw.exposure
+        mode = None
+        if self.tenant_modes and exposure.override is None:
+            mode = self.tenant_modes.get(r.principal, self.default_mode)
+        if mode is not None and mode != "auto":
+            return mode
+        return exposure.mode_for(self._client_name(r), self.gw.native_list_tokens())
+
     async def list_items(self, r: Request) -> Result:
         kind = LIST_KINDS[r.method]
         await self.gw.wait_ready()
@@ -324,7 +355,7 @@ class Dispatcher:
         items = self.visible(r, kind)
         native: list[dict[str, Any]] | None = None
         if kind == "tools":
-            mode = self.gw.exposure.mode_for(self._client_name(r), self.gw.native_list_tokens())
+            mode = self._mode(r)
             if mode == "router":
                 native, items = items, ROUTER_TOOLS
             elif mode == "hybrid":
@@ -363,7 +394,7 @@ class Dispatcher:
         event = ListingEvent(
             kind,
             items,
-            r.session.principal,
+            r.principal,
             self._client_name(r),
             Era.MODERN if r.modern else Era.LEGACY,
             "" if r.session.shared else r.session.id,
@@ -399,12 +430,10 @@ class Dispatcher:
 
     async def tools_call(self, r: Request) -> Result:
         name = self._named(r)
+        if self.gw.hooks.aliases:
+            name = self.gw.hooks.alias(r.principal, "tools", name)
         route = self.gw.catalog.tool_routes.get(name)
-        if name in GATEWAY_TOOL_NAMES and (
-            route is None
-            or self.gw.exposure.mode_for(self._client_name(r), self.gw.native_list_tokens())
-            != "passthrough"
-        ):
+        if name in GATEWAY_TOOL_NAMES and (route is None or self._mode(r) != "passthrough"):
             route = Route(GATEWAY, name)
         if route is None:
             await self.gw.wait_ready()
@@ -415,7 +444,9 @@ class Dispatcher:
                 self._check_withheld(name, r)
                 raise rpc.RpcError(rpc.INVALID_PARAMS, f"Unknown tool: {name}")
         params = (
-            self._upstream_params(r, name=route.name) if name != route.name or r.meta else r.params
+            self._upstream_params(r, name=route.name)
+            if r.params.get("name") != route.name or r.meta
+            else r.params
         )
         return await self._call(r, "tools/call", params, route, name)
 
@@ -513,7 +544,8 @@ class Dispatcher:
         caps = sink.caps if r.meta is not None else None
         client_name = self._client_name(r)
         ctx = CallContext(method, params, route, exposed, sink, caps, client_name)
-        ctx.principal = r.session.principal
+        ctx.principal = r.principal
+        ctx.subject = r.subject
         up = self.gw.upstreams.get(route.upstream)
         if up is not None and up.session is not None:
             ctx.era = up.session.era
@@ -533,7 +565,7 @@ class Dispatcher:
 
     def _round_binding(self, r: Request, ctx: CallContext) -> dict[str, str]:
         return {
-            "principal": r.session.principal,
+            "principal": r.principal,
             "upstream": ctx.route.upstream,
             "method": ctx.method,
             "name": ctx.route.name,
@@ -555,7 +587,7 @@ class Dispatcher:
             sink.relay_rounds = True
             result = await self._drive(r, asyncio.ensure_future(self.gw.pipeline(ctx)), sink)
         elif isinstance(state, str) and state.startswith(HANDLE_PREFIX):
-            parked = self.gw.parking.take(state, r.session.principal)
+            parked = self.gw.parking.take(state, r.principal)
             # The retry's channel now carries the call's side traffic.
             parked.sink.out = r.out
             answers = r.params.get("inputResponses") or {}
@@ -634,7 +666,7 @@ class Dispatcher:
         batch = [first]
         while not asks.empty():
             batch.append(asks.get_nowait())
-        parked = Parked(task, sink, {a.key: a for a in batch}, principal=r.session.principal)
+        parked = Parked(task, sink, {a.key: a for a in batch}, principal=r.principal)
         try:
             handle = self.gw.parking.park(parked)
         except rpc.RpcError:
@@ -652,6 +684,15 @@ class Dispatcher:
         uri = r.params.get("uri")
         if not isinstance(uri, str):
             raise rpc.RpcError(rpc.INVALID_PARAMS, "resources/subscribe: 'uri' must be a string")
+        if self.gw.hooks.has_listing:
+            # Only to what this client may see: the listing hooks judge the one resource.
+            one = ListingEvent(
+                "resources", [{"uri": uri}], r.principal, self._client_name(r), Era.LEGACY
+            )
+            if not self.gw.hooks.listing(one):
+                raise rpc.RpcError(
+                    rpc.RESOURCE_NOT_FOUND_LEGACY, f"Resource not found: {uri}", {"uri": uri}
+                )
         await self.gw.hub.subscribe(r.session, uri)
         return {}
 

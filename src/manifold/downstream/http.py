@@ -20,7 +20,7 @@ import logging
 import time
 from collections import deque
 from collections.abc import Callable, Collection
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 import orjson
@@ -33,6 +33,9 @@ from manifold.protocol import jsonrpc as rpc
 from manifold.protocol.eras import LEGACY_VERSIONS, META_PROTOCOL_VERSION, MODERN_VERSION
 from manifold.protocol.headers import decode_value, param_headers
 from manifold.state import EventLog, Replays, SessionRecord, SessionReplay, SessionTable
+
+if TYPE_CHECKING:
+    from manifold.identity.authn import Authenticator, Identity
 
 log = logging.getLogger("manifold.http")
 
@@ -186,11 +189,12 @@ class _LegacySession(SessionRecord):
     """A legacy session as the front holds it: its record (what the session table keeps), and
     what is live on this process (the downstream session, its GET stream, its followers)."""
 
-    __slots__ = ("_ids", "down", "followers", "get_open", "replay", "standalone")
+    __slots__ = ("_ids", "down", "followers", "get_open", "owner", "replay", "standalone")
 
-    def __init__(self, down: DownstreamSession, replay: SessionReplay) -> None:
+    def __init__(self, down: DownstreamSession, replay: SessionReplay, owner: str = "") -> None:
         super().__init__(down.id)
         self.down = down
+        self.owner = owner  # who authenticated its initialize: only they may use it
         self.get_open = False
         self._ids = itertools.count(1)
         self.replay = replay
@@ -255,10 +259,19 @@ class HttpFront:
         self._sweeper: asyncio.Task[None] | None = None
         self._starting: asyncio.Task[None] | None = None
         self.url = ""
+        # Inbound authentication (identity/authn.py), only when configured: without it the
+        # front costs one attribute check per request more.
+        self.auth: Authenticator | None = None
+        self.auth_paths: tuple[str, ...] = ()
 
     # ----------------------------------------------------------------- lifecycle
 
     async def start(self) -> None:
+        auth = self.gw.config.auth
+        if auth.enabled:  # before binding: no request is ever served unauthenticated
+            from manifold.identity.authn import Authenticator
+
+            self.auth = Authenticator(auth, "")
         # Bind at once; requests that need the upstreams wait for their first connection.
         self._starting = asyncio.ensure_future(self.gw.start())
         self.port = await self.server.start(self.host, self.port)
@@ -270,6 +283,9 @@ class HttpFront:
             )
         host = f"[{self.host}]" if ":" in self.host else self.host
         self.url = f"http://{host}:{self.port}{self.path}"
+        if self.auth is not None:
+            self.auth.set_resource(self.url)  # until now no token's audience could match
+            self.auth_paths = self.auth.metadata_paths()
         self._sweeper = asyncio.ensure_future(self._sweep())
 
     async def stop(self) -> None:
@@ -305,10 +321,12 @@ class HttpFront:
         s.down.close()
         self.gw.end_session(s.down)
 
-    def _new_session(self) -> _LegacySession:
+    def _new_session(self, who: Identity | None = None) -> _LegacySession:
         down = DownstreamSession()
+        if who is not None:
+            down.principal = who.tenant
         now = time.monotonic()
-        session = _LegacySession(down, self.replays.open(down.id))
+        session = _LegacySession(down, self.replays.open(down.id), who.key if who else "")
         idlest = self.sessions.create(session, now)
         if idlest is not None:
             log.warning(
@@ -351,21 +369,78 @@ class HttpFront:
         if req.path == self.path:
             if not self._origin_ok(req, resp):
                 return
+            who = None
+            if self.auth is not None:
+                who = await self._authenticate(req, resp)
+                if who is None:
+                    return
             if req.method == "POST":
-                await self.post(req, resp)
+                await self.post(req, resp, who)
             elif req.method == "GET":
-                await self.get(req, resp)
+                await self.get(req, resp, who)
             elif req.method == "DELETE":
-                self.delete(req, resp)
+                self.delete(req, resp, who)
             else:
                 _text(resp, 405, "Method Not Allowed", {"Allow": "GET, POST, DELETE"})
+        elif req.path in self.auth_paths and req.method == "GET" and self.auth is not None:
+            if not self._origin_ok(req, resp):
+                return
+            body = orjson.dumps(self.auth.metadata())
+            resp.send(200, {**_JSON, "Cache-Control": "max-age=3600"}, body)
         elif req.path == "/health" and req.method == "GET":
             if not self._origin_ok(req, resp):  # it names the upstreams: same checks as /mcp
+                return
+            if self.auth is not None and not await self._health_caller(req):
+                # A load balancer's probe needs no token; the upstreams' names need one.
+                resp.send(200, _JSON, b'{"status":"ok"}')
                 return
             ups = {n: u.state for n, u in self.gw.upstreams.items()}
             resp.send(200, _JSON, orjson.dumps({"status": "ok", "upstreams": ups}))
         else:
             _text(resp, 404, "Not Found")
+
+    async def _authenticate(self, req: Request, resp: Responder) -> Identity | None:
+        """The request's identity, or None when it was refused (401/403/400, answered here)."""
+        assert self.auth is not None
+        try:
+            return await self.auth.authenticate(req.headers.get("authorization"), req.query)
+        except Exception as exc:
+            from manifold.identity.authn import AuthError
+
+            if not isinstance(exc, AuthError):
+                raise
+            e = exc
+            log.warning("refused %s %s: %s (%d)", req.method, req.path, e.description, e.status)
+            reason = "forbidden" if e.status == 403 else "unauthorized"
+            resp.send(
+                e.status,
+                {**_JSON, "WWW-Authenticate": self.auth.challenge(e)},
+                rpc.encode_error(
+                    None,
+                    rpc.INVALID_REQUEST,
+                    e.description,
+                    {"reason": reason, "error": e.error or "invalid_request"},
+                ),
+            )
+            return None
+
+    async def _health_caller(self, req: Request) -> bool:
+        """Whether a /health request carries credentials that would be let into /mcp."""
+        from manifold.identity.authn import AuthError
+
+        assert self.auth is not None
+        if req.headers.get("authorization") is None:
+            return False
+        try:
+            await self.auth.authenticate(req.headers.get("authorization"), req.query)
+        except AuthError:
+            return False
+        return True
+
+    @staticmethod
+    def _not_yours(s: _LegacySession | None, who: Identity | None) -> bool:
+        """A session that is not there, or was opened by someone else (both look the same)."""
+        return s is None or s.owner != (who.key if who is not None else "")
 
     def _origin_ok(self, req: Request, resp: Responder) -> bool:
         host = _host_only(req.headers.get("host", "")).lower()
@@ -390,7 +465,7 @@ class HttpFront:
 
     # ----------------------------------------------------------------- POST
 
-    async def post(self, req: Request, resp: Responder) -> None:
+    async def post(self, req: Request, resp: Responder, who: Identity | None = None) -> None:
         ctype = req.headers.get("content-type", "")
         if ctype != "application/json" and (
             ctype.partition(";")[0].strip().lower() != "application/json"
@@ -425,12 +500,17 @@ class HttpFront:
         header_version = req.headers.get("mcp-protocol-version")
         is_modern = isinstance(meta, dict) and META_PROTOCOL_VERSION in meta
         if is_modern or (header_version == MODERN_VERSION and "mcp-session-id" not in req.headers):
-            await self._post_modern(req, resp, msg, header_version)
+            await self._post_modern(req, resp, msg, header_version, who)
         else:
-            await self._post_legacy(req, resp, msg, header_version)
+            await self._post_legacy(req, resp, msg, header_version, who)
 
     async def _post_modern(
-        self, req: Request, resp: Responder, msg: dict[str, Any], header_version: str | None
+        self,
+        req: Request,
+        resp: Responder,
+        msg: dict[str, Any],
+        header_version: str | None,
+        who: Identity | None = None,
     ) -> None:
         rid = msg.get("id")
         if "method" not in msg:
@@ -466,7 +546,7 @@ class HttpFront:
                 await self.gw.dispatcher.notification(self.modern, msg)
             resp.send(202, {})
             return
-        await self._answer(req, resp, self.modern, msg, cancel_on_disconnect=True)
+        await self._answer(req, resp, self.modern, msg, cancel_on_disconnect=True, who=who)
 
     def _header_mismatch(
         self, req: Request, msg: dict[str, Any], header_version: str | None
@@ -515,7 +595,12 @@ class HttpFront:
         return None
 
     async def _post_legacy(
-        self, req: Request, resp: Responder, msg: dict[str, Any], header_version: str | None
+        self,
+        req: Request,
+        resp: Responder,
+        msg: dict[str, Any],
+        header_version: str | None,
+        who: Identity | None = None,
     ) -> None:
         rid = msg.get("id")
         method = msg.get("method")
@@ -524,7 +609,7 @@ class HttpFront:
             if sid and self.sessions.get(sid) is not None:
                 _error(resp, rid, rpc.INVALID_REQUEST, "session already initialized", 400)
                 return
-            new = self._new_session()
+            new = self._new_session(who)
             await self._answer(
                 req,
                 resp,
@@ -533,6 +618,7 @@ class HttpFront:
                 cancel_on_disconnect=False,
                 extra={"Mcp-Session-Id": new.id},
                 legacy=new,
+                who=who,
             )
             return
         if not sid:
@@ -545,7 +631,7 @@ class HttpFront:
             )
             return
         found = self.sessions.get(sid)
-        if found is None:
+        if found is None or (who is not None and self._not_yours(found, who)):
             _error(resp, rid, rpc.INVALID_REQUEST, "Session not found", 404)
             return
         if header_version is not None and header_version not in LEGACY_VERSIONS:
@@ -566,7 +652,9 @@ class HttpFront:
             await self.gw.dispatcher.notification(found.down, msg)
             resp.send(202, {})
             return
-        await self._answer(req, resp, found.down, msg, cancel_on_disconnect=False, legacy=found)
+        await self._answer(
+            req, resp, found.down, msg, cancel_on_disconnect=False, legacy=found, who=who
+        )
 
     async def _answer(
         self,
@@ -577,6 +665,7 @@ class HttpFront:
         cancel_on_disconnect: bool,
         extra: dict[str, str] | None = None,
         legacy: _LegacySession | None = None,
+        who: Identity | None = None,
     ) -> None:
         """Run the request in this task; side traffic turns the answer into an SSE stream (kept
         for resumption in `legacy`'s replay, for a request of a legacy session)."""
@@ -592,7 +681,12 @@ class HttpFront:
                 "client went away during request %r; it runs on", rid
             )
         try:
-            frame, status = await self.gw.dispatcher.handle(down, msg, out.send)
+            if who is None:
+                frame, status = await self.gw.dispatcher.handle(down, msg, out.send)
+            else:
+                frame, status = await self.gw.dispatcher.handle(
+                    down, msg, out.send, down.principal if legacy else who.tenant, who.subject
+                )
         except asyncio.CancelledError:
             if req.disconnected.done():
                 log.info("client closed the stream of request %r: cancelled", rid)
@@ -614,7 +708,7 @@ class HttpFront:
 
     # ----------------------------------------------------------------- GET / DELETE
 
-    async def get(self, req: Request, resp: Responder) -> None:
+    async def get(self, req: Request, resp: Responder, who: Identity | None = None) -> None:
         sid = req.headers.get("mcp-session-id")
         if not sid:
             # Modern clients have no GET stream; without a session there is nothing to open.
@@ -624,7 +718,7 @@ class HttpFront:
             _text(resp, 406, "Not Acceptable: Accept must list text/event-stream")
             return
         s = self.sessions.get(sid)
-        if s is None:
+        if s is None or (who is not None and self._not_yours(s, who)):
             _error(resp, None, rpc.INVALID_REQUEST, "Session not found", 404)
             return
         self.sessions.touch(s, time.monotonic())  # opening a stream is a request, not keeping it
@@ -718,13 +812,13 @@ class HttpFront:
         except TimeoutError:
             raise _StreamBehind(f"it read nothing for {stall:g} s") from None
 
-    def delete(self, req: Request, resp: Responder) -> None:
+    def delete(self, req: Request, resp: Responder, who: Identity | None = None) -> None:
         sid = req.headers.get("mcp-session-id")
         if not sid:
             _text(resp, 405, "Method Not Allowed", {"Allow": "POST"})
             return
         s = self.sessions.get(sid)
-        if s is None:
+        if s is None or (who is not None and self._not_yours(s, who)):
             _text(resp, 404, "Session not found")
             return
         self._end_session(s)

@@ -45,7 +45,7 @@ class DownstreamSession:
     log_level: str | None = None
     subscriptions: set[str] = field(default_factory=set)
     inflight: dict[Any, asyncio.Task[None]] = field(default_factory=dict)
-    principal: str = ""
+    principal: str = "local"  # the tenant (`local`: stdio, unauthenticated HTTP)
     closed: bool = False
     # A shell for the stateless (modern HTTP) requests of any number of clients.
     shared: bool = False

@@ -1,0 +1,151 @@
+"""Tenants and profiles: what each principal sees and may call.
+
+A principal (the tenant an API key or a token maps to; `local` for stdio and unauthenticated
+HTTP clients) is looked up in `tenants.profiles`; one with no profile gets `tenants.default`'s,
+or sees nothing when that is unset. A profile names its upstreams (globs), allow/deny globs on
+exposed tool and prompt names, renames and description overlays (text appended, so upstream
+changes still come through) and its own exposure mode.
+
+- `listing`: hides what the tenant may not see from every list (so also from `search_tools`,
+  `list_servers`, `list_tools`, which ask the same hook) and renames / overlays its tools;
+- `alias`: maps a tenant's name for a tool back to the exposed one, before routing;
+- `call`: refuses a call to anything hidden as if it did not exist ("Unknown tool").
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import logging
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from manifold.catalog import Catalog
+from manifold.config import GatewayConfig, TenantProfile, TenantsConfig, ToolFilter
+from manifold.hooks import ListingEvent
+from manifold.pipeline import CallContext, CallNext
+from manifold.protocol import jsonrpc as rpc
+from manifold.protocol.jsonrpc import Incoming
+from manifold.router import GATEWAY
+
+log = logging.getLogger("manifold.tenants")
+
+Items = list[dict[str, Any]]
+
+
+class TenantsHost(Protocol):
+    @property
+    def config(self) -> GatewayConfig: ...
+    @property
+    def catalog(self) -> Catalog: ...
+
+
+def _globs(f: ToolFilter, name: str) -> bool:
+    return any(fnmatch.fnmatchcase(name, p) for p in f.allow) and not any(
+        fnmatch.fnmatchcase(name, p) for p in f.deny
+    )
+
+
+@dataclass(slots=True)
+class _Compiled:
+    profile: TenantProfile
+    back: dict[str, str]  # tenant's name -> exposed name
+    seen: dict[str, bool]  # memo of decisions on (kind, name)
+
+    def upstream_ok(self, upstream: str) -> bool:
+        return upstream == GATEWAY or any(
+            fnmatch.fnmatchcase(upstream, p) for p in self.profile.upstreams
+        )
+
+
+class Tenants:
+    def __init__(self, cfg: TenantsConfig, host: TenantsHost) -> None:
+        self.cfg = cfg
+        self.host = host
+        self.profiles = {
+            name: _Compiled(p, {new: old for old, new in p.rename.items()}, {})
+            for name, p in cfg.profiles.items()
+        }
+        self.default = self.profiles.get(cfg.default) if cfg.default else None
+
+    def profile(self, principal: str) -> _Compiled | None:
+        return self.profiles.get(principal, self.default)
+
+    def _allowed(self, p: _Compiled, kind: str, name: str, upstream: str | None) -> bool:
+        key = f"{kind}\x1f{name}\x1f{upstream}"
+        ok = p.seen.get(key)
+        if ok is None:
+            ok = upstream is not None and p.upstream_ok(upstream)
+            if ok and kind == "tools" and upstream != GATEWAY:
+                ok = _globs(p.profile.tools, name)
+            elif ok and kind == "prompts":
+                ok = _globs(p.profile.prompts, name)
+            if len(p.seen) < 100_000:
+                p.seen[key] = ok
+        return ok
+
+    def _upstream_of(self, kind: str, item: dict[str, Any]) -> str | None:
+        cat = self.host.catalog
+        if kind == "tools":
+            route = cat.tool_routes.get(item.get("name", ""))
+            return route.upstream if route is not None else GATEWAY
+        if kind == "prompts":
+            route = cat.prompt_routes.get(item.get("name", ""))
+            return route.upstream if route is not None else None
+        if kind == "resources":
+            uri = item.get("uri")
+            return cat.route_resource(uri) if isinstance(uri, str) else None
+        tmpl = item.get("uriTemplate")
+        return cat.route_template(tmpl) if isinstance(tmpl, str) else None
+
+    # ----------------------------------------------------------------- hooks
+
+    def listing(self, event: ListingEvent) -> Items:
+        p = self.profile(event.principal)
+        if p is None:
+            return []
+        kind = event.kind
+        out: Items = []
+        for item in event.items:
+            name = item.get("name", "") if kind in ("tools", "prompts") else ""
+            if not self._allowed(p, kind, name, self._upstream_of(kind, item)):
+                continue
+            if kind == "tools" and (name in p.profile.rename or name in p.profile.overlay):
+                item = dict(item)
+                extra = p.profile.overlay.get(name)
+                if extra:
+                    desc = item.get("description") or ""
+                    item["description"] = f"{desc}\n\n{extra}" if desc else extra
+                item["name"] = p.profile.rename.get(name, name)
+            out.append(item)
+        return out
+
+    def alias(self, principal: str, kind: str, name: str) -> str:
+        """The exposed name of the tool this principal calls `name`."""
+        if kind != "tools":
+            return name
+        p = self.profile(principal)
+        return p.back.get(name, name) if p is not None else name
+
+    async def call(self, ctx: CallContext, call_next: CallNext) -> Incoming:
+        p = self.profile(ctx.principal)
+        method = ctx.method
+        kind = "tools" if method == "tools/call" else "prompts" if method == "prompts/get" else ""
+        upstream = ctx.route.upstream
+        if p is None or not (
+            self._allowed(p, kind, ctx.exposed, upstream) if kind else p.upstream_ok(upstream)
+        ):
+            log.info("refused %s %s for %r: not in its profile", method, ctx.exposed, ctx.principal)
+            what = {"tools/call": "tool", "prompts/get": "prompt"}.get(method)
+            if what is None:
+                raise rpc.RpcError(
+                    rpc.RESOURCE_NOT_FOUND_LEGACY,
+                    f"Resource not found: {ctx.exposed}",
+                    {"uri": ctx.exposed},
+                )
+            raise rpc.RpcError(rpc.INVALID_PARAMS, f"Unknown {what}: {ctx.exposed}")
+        return await call_next(ctx)
+
+
+def build(gw: TenantsHost) -> Tenants | None:
+    cfg = gw.config.tenants
+    return Tenants(cfg, gw) if cfg is not None else None

@@ -1,0 +1,198 @@
+"""Two tenants on one `manifold serve`, each with its API key, driven by the official client
+(both eras) and by raw modern frames: each lists and calls only its own tools, resources and
+prompts (also through `search_tools` and `invoke_tool`), sees its own renames and description
+overlays, and cannot use the other's session id or `requestState`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from mcp.shared.exceptions import MCPError
+
+from tests.e2e.test_auth import client, initialize, raw
+from tests.support import gateway_http, stdio_upstream, write_config
+
+RED, BLUE = "red-key-0123456789abcdef", "blue-key-0123456789abcdef"
+MODERN = "2026-07-28"
+OVERLAY = "Red team: use this for every sum."
+
+
+@pytest.fixture(scope="module")
+def gw(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    tmp = tmp_path_factory.mktemp("tenants")
+    cfg = write_config(
+        tmp / "gw.yaml",
+        {
+            "alpha": stdio_upstream("basic_server.py", "--name", "alpha"),
+            "beta": stdio_upstream("basic_server.py", "--name", "beta"),
+            "ask": stdio_upstream("asking_server.py"),
+            "ctl": stdio_upstream("control_server.py"),
+        },
+        auth={
+            "keys": [
+                {"sha256": hashlib.sha256(RED.encode()).hexdigest(), "tenant": "red"},
+                {"sha256": hashlib.sha256(BLUE.encode()).hexdigest(), "tenant": "blue"},
+            ]
+        },
+        tenants={
+            "profiles": {
+                "red": {
+                    "upstreams": ["alpha", "ask", "ctl"],
+                    "tools": {"deny": ["alpha__crash"]},
+                    "prompts": {"allow": ["alpha__*"]},
+                    "rename": {"alpha__echo": "say"},
+                    "overlay": {"alpha__add": OVERLAY},
+                },
+                "blue": {"upstreams": ["beta"], "exposure": "hybrid"},
+            }
+        },
+    )
+    with gateway_http(cfg, tmp / "gw.log") as url:
+        yield url
+
+
+def _text(res: Any) -> str:
+    return str(res.content[0].text)
+
+
+async def _refused(call: Any, text: str) -> None:
+    """A call the client gets an error for: a JSON-RPC error, or an error result."""
+    try:
+        res = await call
+    except MCPError as e:
+        assert text in str(e), str(e)
+        return
+    assert res.is_error and text in _text(res), _text(res)
+
+
+@pytest.mark.parametrize("mode", ["legacy", MODERN])
+@pytest.mark.filterwarnings("ignore::mcp.shared.exceptions.MCPDeprecationWarning")
+async def test_each_tenant_sees_and_calls_only_its_own(gw: str, mode: str) -> None:
+    async with asyncio.timeout(60), client(gw, RED, mode) as red, client(gw, BLUE, mode) as blue:
+        red_tools = {t.name: t for t in (await red.list_tools()).tools}
+        assert "say" in red_tools and "alpha__echo" not in red_tools
+        assert "alpha__crash" not in red_tools
+        assert not [n for n in red_tools if n.startswith("beta__")]
+        desc = red_tools["alpha__add"].description or ""
+        assert desc.startswith("Add two integers.") and desc.endswith(OVERLAY)
+        assert _text(await red.call_tool("say", {"text": "hi"})) == "alpha:hi"
+        for name in ("beta__echo", "alpha__crash"):
+            await _refused(red.call_tool(name, {"text": "x"}), f"Unknown tool: {name}")
+
+        blue_tools = {t.name: t for t in (await blue.list_tools()).tools}
+        assert "beta__echo" in blue_tools and "search_tools" in blue_tools  # hybrid: its own
+        assert not [n for n in blue_tools if n.startswith(("alpha__", "ask__", "ctl__"))]
+        assert "say" not in blue_tools
+        assert "Red team" not in (blue_tools["beta__add"].description or "")
+        await _refused(blue.call_tool("alpha__echo", {"text": "x"}), "Unknown tool: alpha__echo")
+        # Another tenant's rename is not a name for this one.
+        await _refused(blue.call_tool("say", {"text": "x"}), "Unknown tool: say")
+        found = _text(await blue.call_tool("search_tools", {"query": "echo the text back"}))
+        assert "beta" in found and "alpha" not in found
+        await _refused(
+            blue.call_tool(
+                "invoke_tool", {"server": "alpha", "tool": "echo", "arguments": {"text": "x"}}
+            ),
+            "No tool 'echo' on server 'alpha'",
+        )
+
+        # Resources and templates: the other's are not listed and cannot be read.
+        red_res = {str(r.uri) for r in (await red.list_resources()).resources}
+        blue_res = {str(r.uri) for r in (await blue.list_resources()).resources}
+        assert "alpha://greeting" in red_res and "beta://greeting" not in red_res
+        assert blue_res == {"beta://greeting"}
+        templates = (await blue.list_resource_templates()).resource_templates
+        assert [t.uri_template for t in templates] == ["beta://item/{item_id}"]
+        read = await red.read_resource("alpha://greeting")
+        assert read.contents[0].text == "hello from alpha"  # type: ignore[union-attr]
+        with pytest.raises(MCPError, match="Resource not found"):
+            await red.read_resource("beta://greeting")
+        with pytest.raises(MCPError, match="Resource not found"):
+            await blue.read_resource("alpha://item/7")
+
+        if mode == "legacy":  # subscriptions are a session's (the modern era listens instead)
+            await red.subscribe_resource("alpha://greeting")
+            with pytest.raises(MCPError, match="Resource not found: beta://greeting"):
+                await red.subscribe_resource("beta://greeting")
+            with pytest.raises(MCPError, match="Resource not found: alpha://item/3"):
+                await blue.subscribe_resource("alpha://item/3")
+
+        # Prompts.
+        red_prompts = {p.name for p in (await red.list_prompts()).prompts}
+        blue_prompts = {p.name for p in (await blue.list_prompts()).prompts}
+        assert red_prompts == {"alpha__review"} and blue_prompts == {"beta__review"}
+        got = await blue.get_prompt("beta__review", {"code": "x = 1"})
+        assert "[beta]" in got.messages[0].content.text  # type: ignore[union-attr]
+        with pytest.raises(MCPError, match="Unknown prompt: alpha__review"):
+            await blue.get_prompt("alpha__review", {"code": "x"})
+
+
+def test_another_tenants_session_id_is_not_found(gw: str) -> None:
+    status, headers, _ = initialize(gw, RED)
+    assert status == 200
+    sid = headers["mcp-session-id"]
+    call = {
+        "jsonrpc": "2.0",
+        "id": 2,
+        "method": "tools/call",
+        "params": {"name": "say", "arguments": {"text": "mine"}},
+    }
+    status, _, body = raw(
+        gw, body=call, headers={"Authorization": f"Bearer {BLUE}", "Mcp-Session-Id": sid}
+    )
+    assert status == 404 and b"alpha:mine" not in body
+    for method in ("GET", "DELETE"):
+        h = {
+            "Authorization": f"Bearer {BLUE}",
+            "Mcp-Session-Id": sid,
+            "Accept": "text/event-stream",
+        }
+        assert raw(gw, method, headers=h)[0] == 404
+    status, _, body = raw(
+        gw, body=call, headers={"Authorization": f"Bearer {RED}", "Mcp-Session-Id": sid}
+    )
+    assert status == 200 and b"alpha:mine" in body
+
+
+def _modern_call(gw: str, key: str, tool: str, **extra: Any) -> dict[str, Any]:
+    meta = {
+        "io.modelcontextprotocol/protocolVersion": MODERN,
+        "io.modelcontextprotocol/clientCapabilities": {"sampling": {}},
+        "io.modelcontextprotocol/clientInfo": {"name": "raw", "version": "1"},
+    }
+    msg = {
+        "jsonrpc": "2.0",
+        "id": 7,
+        "method": "tools/call",
+        "params": {"name": tool, "arguments": {"question": "q"}, "_meta": meta, **extra},
+    }
+    headers = {
+        "Authorization": f"Bearer {key}",
+        "MCP-Protocol-Version": MODERN,
+        "Mcp-Method": "tools/call",
+        "Mcp-Name": tool,
+    }
+    _, _, body = raw(gw, body=msg, headers=headers)
+    frame: dict[str, Any] = json.loads(body)
+    return frame
+
+
+@pytest.mark.parametrize(("tool", "prefix"), [("ask__ask", "mf1."), ("ctl__ask", "mf2.")])
+def test_another_tenants_request_state_is_refused(gw: str, tool: str, prefix: str) -> None:
+    first = _modern_call(gw, RED, tool)["result"]
+    assert first["resultType"] == "input_required"
+    state = first["requestState"]
+    assert state.startswith(prefix)
+    reply = {"role": "assistant", "content": {"type": "text", "text": "fine"}, "model": "t"}
+    answers = {k: reply for k in first["inputRequests"]}
+    stolen = _modern_call(gw, BLUE, tool, requestState=state, inputResponses=answers)
+    assert "result" not in stolen
+    assert "requestState is invalid, expired or not yours" in stolen["error"]["message"]
+    done = _modern_call(gw, RED, tool, requestState=state, inputResponses=answers)
+    assert done["result"]["content"][0]["text"].endswith("got: fine")
