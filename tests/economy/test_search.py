@@ -76,7 +76,9 @@ def test_recall_on_heldout_intents(index: ToolIndex, catalog: list[ToolEntry]) -
     assert not set(queries) & {it.query.lower() for it in load_intents(INTENTS)}
     # The bar holds over the batches whose misses have been studied (A-F). Batches G and H
     # are the newest blind estimates; they are tracked per batch in the test below.
-    studied = [it for batch, items in _batches().items() if batch not in ("G", "H") for it in items]
+    studied = [
+        it for batch, items in _batches().items() if batch not in ("G", "H", "I") for it in items
+    ]
     assert len(studied) == 308
     assert recall_at(index, studied, 1) >= 0.85
     assert recall_at(index, studied, 5) >= 0.97
