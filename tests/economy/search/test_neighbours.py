@@ -109,3 +109,17 @@ def test_a_malformed_table_names_its_line(tmp_path: Path, line: str, why: str) -
         fh.write("film\tmovie:87\n" + line + "\n")
     with pytest.raises(NeighbourTableError, match=f"line 2: {why}"):
         expansions_for({"car", "movi"}, 4, path)
+
+
+def test_a_word_some_tool_has_outweighs_its_neighbours_elsewhere() -> None:
+    # "login" is a parameter of one tool; its neighbour "log" names another. The word the
+    # user wrote, where it is, wins over a neighbour in a stronger field.
+    schema = {"type": "object", "properties": {"owner": {"type": "object"}, "login": {}}}
+    entries = [
+        ToolEntry("chat", "log_messages", "Log three messages."),
+        ToolEntry("code", "file_issue", "File an issue.", schema),
+    ]
+    idx = ToolIndex.build(entries)
+    assert [h.tool for h in idx.search("owner login", k=2)] == ["file_issue", "log_messages"]
+    # An unknown word's neighbours count in full: "signup" is no tool's word.
+    assert idx.search("my signup details", k=1)[0].tool == "file_issue"

@@ -253,7 +253,9 @@ def _resolve(index: CatalogIndex, slot: Slot) -> Alternatives:
                 out.append(((t,), cfg.prefix_weight))
     near = index.neighbours.get(word)
     if near and not slot.proper:
-        nw = cfg.neighbour_weight
+        # A word that some tool uses is evidence already: its neighbours add less, so a
+        # neighbour in a tool's name cannot outweigh the word itself in another's parameters.
+        nw = cfg.neighbour_weight * (cfg.known_word_neighbours if word in vocab else 1.0)
         have = {terms[0] for terms, _ in out if len(terms) == 1}
         for t, c in near:
             if t not in have:

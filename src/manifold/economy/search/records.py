@@ -51,6 +51,7 @@ class RankerConfig:
     # neighbour_weight x its cosine; 0 turns it off (the table is then not read).
     neighbour_weight: float = 0.7
     neighbours_per_term: int = 4
+    known_word_neighbours: float = 0.5  # factor for the neighbours of a word the index has
 
 
 def as_entry(e: EntryLike) -> ToolEntry:
