@@ -14,8 +14,9 @@ of its own terms.
 The ranker adds each remaining neighbour to its word's slot as a weaker alternative (see
 ``RankerConfig.neighbour_weight``): a tool that has the word itself still scores more.
 
-Each line is ``stem<TAB>neighbour:cosine*100 ...``; a malformed line fails with
-:class:`NeighbourTableError` naming the line.
+Each line is ``stem<TAB>neighbour:cosine*100 ...``; a malformed line that is read fails
+with :class:`NeighbourTableError` naming the line (the tests read every line of the
+packaged table).
 """
 
 from __future__ import annotations
@@ -64,8 +65,9 @@ def expansions_for(
 ) -> Expansions:
     """The table (the packaged one unless ``path``) turned towards ``vocab``: for each term
     of ``vocab`` that the table knows, its neighbours lead to it. The table holds each pair
-    both ways, so only the lines of ``vocab``'s own terms are parsed (a few milliseconds for
-    a catalog). A query word keeps its ``max_per_term`` closest terms."""
+    both ways, so only the lines of ``vocab``'s own terms are parsed (tens of milliseconds at
+    most, once per catalog). A query word keeps its ``max_per_term`` closest terms, so the
+    result holds at most ``max_per_term`` entries for each stem of the table."""
     out: dict[str, list[tuple[str, float]]] = {}
     if max_per_term <= 0:
         return {}
