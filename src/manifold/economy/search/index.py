@@ -26,6 +26,7 @@ from manifold.economy.search.analyzer import (
     tool_action,
     tool_extra_actions,
 )
+from manifold.economy.search.neighbours import Expansions, expansions_for
 from manifold.economy.search.records import EntryLike, RankerConfig, ToolEntry, as_entry
 from manifold.protocol.schema import SchemaView
 
@@ -57,6 +58,8 @@ class CatalogIndex:
     """sorted terms (for prefix matches)"""
     vocab_set: frozenset[str]
     config: RankerConfig
+    neighbours: Expansions
+    """query stem -> indexed terms close in meaning (see .neighbours)"""
 
 
 def _schema_text(schema: Mapping[str, Any] | None) -> tuple[list[str], list[str]]:
@@ -178,6 +181,10 @@ def build_index(entries: Iterable[EntryLike], config: RankerConfig | None = None
     bigram_postings = {b: _impacts(per_doc, n_docs, cfg.k1) for b, per_doc in bg_pseudo.items()}
     actions = [tool_action(e.tool, e.server, e.description) for e in docs]
     extra = [tool_extra_actions(e.description) for e in docs]
+    vocab_set = frozenset(postings)
+    neighbours = (
+        expansions_for(vocab_set, cfg.neighbours_per_term) if cfg.neighbour_weight > 0.0 else {}
+    )
     return CatalogIndex(
         entries=docs,
         postings=postings,
@@ -187,8 +194,9 @@ def build_index(entries: Iterable[EntryLike], config: RankerConfig | None = None
         actions=actions,
         extra_actions=extra,
         vocab=sorted(postings),
-        vocab_set=frozenset(postings),
+        vocab_set=vocab_set,
         config=cfg,
+        neighbours=neighbours,
     )
 
 

@@ -220,7 +220,8 @@ def _add_slot(
 def _resolve(index: CatalogIndex, slot: Slot) -> Alternatives:
     """Alternatives of ``slot`` restricted to indexed terms, with fallbacks for words
     the index does not know: a person for an unknown capitalised name, the verb
-    behind a "re-" prefix ("reassign"), compound splits and prefix matches."""
+    behind a "re-" prefix ("reassign"), compound splits and prefix matches; then the
+    word's neighbours in meaning, damped (see :mod:`.neighbours`)."""
     vocab = index.vocab_set
     out: list[tuple[tuple[str, ...], float]] = []
     for terms, w in slot.alts:
@@ -229,24 +230,34 @@ def _resolve(index: CatalogIndex, slot: Slot) -> Alternatives:
             out.append((known, w))
         elif known and len(terms) > 1:
             out.append((known, w * len(known) / len(terms)))
-    if out or not slot.primary or len(slot.primary) != 1:
+    if not slot.primary or len(slot.primary) != 1:
         return tuple(out)
     word = slot.primary[0]
-    if slot.proper:
+    if slot.proper and not out:
         return tuple((terms, w) for terms, w in PERSON_ALTS if terms[0] in vocab)
     cfg = index.config
-    if word.startswith("re") and len(word) >= 5:
-        base = stem(word[2:])
-        if base in vocab:
-            out.append(((base,), cfg.prefix_weight + 0.2))
-    if len(word) >= 4:
-        parts = split_compound(word, vocab)
-        if parts is not None:
-            out.append((parts, cfg.compound_weight))
-        lo = bisect_left(index.vocab, word)
-        hi = lo
-        while hi < len(index.vocab) and hi - lo < 8 and index.vocab[hi].startswith(word):
-            hi += 1
-        for t in index.vocab[lo:hi]:
-            out.append(((t,), cfg.prefix_weight))
+    if not out:
+        if word.startswith("re") and len(word) >= 5:
+            base = stem(word[2:])
+            if base in vocab:
+                out.append(((base,), cfg.prefix_weight + 0.2))
+        if len(word) >= 4:
+            parts = split_compound(word, vocab)
+            if parts is not None:
+                out.append((parts, cfg.compound_weight))
+            lo = bisect_left(index.vocab, word)
+            hi = lo
+            while hi < len(index.vocab) and hi - lo < 8 and index.vocab[hi].startswith(word):
+                hi += 1
+            for t in index.vocab[lo:hi]:
+                out.append(((t,), cfg.prefix_weight))
+    near = index.neighbours.get(word)
+    if near and not slot.proper:
+        # A word that some tool uses is evidence already: its neighbours add less, so a
+        # neighbour in a tool's name cannot outweigh the word itself in another's parameters.
+        nw = cfg.neighbour_weight * (cfg.known_word_neighbours if word in vocab else 1.0)
+        have = {terms[0] for terms, _ in out if len(terms) == 1}
+        for t, c in near:
+            if t not in have:
+                out.append(((t,), nw * c))
     return tuple(out)

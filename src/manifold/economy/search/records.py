@@ -47,6 +47,11 @@ class RankerConfig:
     surface_weight: float = 0.5
     prefix_weight: float = 0.5
     compound_weight: float = 0.6
+    # Damped expansion by words close in meaning (see .neighbours): a neighbour counts as
+    # neighbour_weight x its cosine; 0 turns it off (the table is then not read).
+    neighbour_weight: float = 0.7
+    neighbours_per_term: int = 4
+    known_word_neighbours: float = 0.5  # factor for the neighbours of a word the index has
 
 
 def as_entry(e: EntryLike) -> ToolEntry:
