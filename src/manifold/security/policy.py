@@ -1,0 +1,442 @@
+"""The policy engine: ordered rules from the config decide each `tools/call` before it leaves
+the gateway (`security.policy`, docs/security.md "Policy").
+
+A rule matches on who calls (principal and client name, globs), where the call goes (upstream
+and tool name, globs), what the tool says of itself (its annotations, with MCP's defaults for
+hints it leaves out) and the argument values (a path into the arguments, and one of equals /
+glob / regex / numeric range / contains). Actions:
+
+- `allow`, `deny`, `confirm` (a human approval, `security/confirm.py`): the first such rule
+  that matches decides; no rule: `security.policy.default`.
+- `redact`: the values its argument conditions matched are replaced by a marker before the call
+  is forwarded; the rules after it still decide.
+
+`mode: audit` forwards every call and logs what `enforce` would have done.
+
+Cost. The rules are compiled once, when the config is read (globs to `re`, regexes to RE2: a
+linear-time engine, so a config cannot make the gateway backtrack). When an upstream's tool list
+arrives, each tool gets the tuple of rules its upstream, name and annotations can match, so a
+call costs one dict lookup plus the client / principal globs and argument checks of those rules
+only (`bench/policy_bench.py`). Other methods, and the gateway's own tools, pass untouched (the
+inner call of `invoke_tool` is a `tools/call` and is decided like any other).
+
+Listings. A tool the policy denies a client whatever the arguments (the first rule that can
+match it for that client has no argument condition and denies, or none can and the default is
+`deny`) is hidden from that client's lists (`hide_denied`); a call to it is still refused.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import logging
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Final, Protocol
+
+import orjson
+import re2  # type: ignore[import-untyped]
+
+from manifold.catalog import Route
+from manifold.config import GatewayConfig, PolicyArg, PolicyConfig, PolicyRule
+from manifold.hooks import CatalogEvent, Items, ListingEvent
+from manifold.pipeline import CallContext, CallNext
+from manifold.protocol import jsonrpc as rpc
+from manifold.router import GATEWAY
+
+if TYPE_CHECKING:
+    from manifold.catalog import Catalog
+    from manifold.security.confirm import Confirmer
+    from manifold.state import State
+
+__all__ = ["MECHANISM", "Decision", "Policy", "PolicyEngine", "build", "marker"]
+
+log = logging.getLogger("manifold.security.policy")
+
+MECHANISM: Final = "policy"
+# MCP's defaults for hints a tool leaves out (2025-11-25 ToolAnnotations).
+_HINT_DEFAULTS: Final = {
+    "readOnlyHint": False,
+    "destructiveHint": True,
+    "idempotentHint": False,
+    "openWorldHint": True,
+}
+_LISTING_CACHE: Final = 256  # (client, principal) pairs whose hidden set is kept
+
+
+def marker(rule: str) -> str:
+    """What a `redact` rule puts in place of a value."""
+    return f"[REDACTED:policy:{rule}]"
+
+
+def effective_hints(tool: dict[str, Any]) -> dict[str, bool]:
+    """A tool's boolean hints with MCP's defaults filled in (`destructiveHint` means nothing
+    for a read-only tool: it is false there)."""
+    ann = tool.get("annotations")
+    ann = ann if isinstance(ann, dict) else {}
+    hints = {
+        k: bool(ann.get(k, d)) if isinstance(ann.get(k, d), bool) else d
+        for k, d in _HINT_DEFAULTS.items()
+    }
+    if hints["readOnlyHint"]:
+        hints["destructiveHint"] = False
+    return hints
+
+
+# ------------------------------------------------------------------------------ compiling
+
+_Test = Callable[[Any], bool]
+
+
+def _glob(pattern: str) -> Callable[[str], bool]:
+    rx = re.compile(fnmatch.translate(pattern))
+    return lambda s: rx.match(s) is not None
+
+
+def _is_number(v: Any) -> bool:
+    return isinstance(v, int | float) and not isinstance(v, bool)
+
+
+def _same(a: Any, b: Any) -> bool:
+    """JSON equality: `true` is not `1`."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is type(b) and a == b
+    return bool(a == b)
+
+
+def _value_test(c: PolicyArg) -> _Test:
+    fields = c.model_fields_set
+    if "equals" in fields:
+        want = c.equals
+        return lambda v: _same(v, want)
+    if c.glob is not None:
+        g = re.compile(fnmatch.translate(c.glob))
+        return lambda v: isinstance(v, str) and g.match(v) is not None
+    if c.regex is not None:
+        rx = re2.compile(c.regex)
+        return lambda v: isinstance(v, str) and rx.search(v) is not None
+    if "contains" in fields:
+        item = c.contains
+
+        def contains(v: Any) -> bool:
+            if isinstance(v, str):
+                return isinstance(item, str) and item in v
+            if isinstance(v, list):
+                return any(_same(x, item) for x in v)
+            return False
+
+        return contains
+    lo = float("-inf") if c.min is None else c.min
+    hi = float("inf") if c.max is None else c.max
+    return lambda v: _is_number(v) and lo <= v <= hi
+
+
+def _walk(value: Any, path: tuple[str, ...], at: int = 0) -> Iterator[tuple[Any, Any, Any]]:
+    """(container, key, value) for each place `path` reaches (several through `*`)."""
+    seg = path[at]
+    last = at == len(path) - 1
+    if isinstance(value, dict):
+        items: Any = value.items() if seg == "*" else ((seg, value[seg]),) if seg in value else ()
+    elif isinstance(value, list):
+        if seg == "*":
+            items = enumerate(value)
+        elif seg.isdigit() and int(seg) < len(value):
+            items = ((int(seg), value[int(seg)]),)
+        else:
+            items = ()
+    else:
+        return
+    for k, v in items:
+        if last:
+            yield value, k, v
+        else:
+            yield from _walk(v, path, at + 1)
+
+
+@dataclass(slots=True, frozen=True)
+class ArgCheck:
+    path: tuple[str, ...]
+    test: _Test
+    text: str  # the path as written, for explanations
+
+    def holds(self, args: Any) -> bool:
+        return any(self.test(v) for _, _, v in _walk(args, self.path))
+
+
+@dataclass(slots=True)
+class Rule:
+    """A compiled rule. `server`, `tool` and `annotations` are settled per tool when its list
+    arrives; `principal`, `client` and `args` are checked per call."""
+
+    index: int
+    name: str
+    action: str
+    reason: str
+    server: Callable[[str], bool] | None
+    tool: Callable[[str], bool] | None
+    annotations: dict[str, bool]
+    principal: Callable[[str], bool] | None
+    client: Callable[[str], bool] | None
+    args: tuple[ArgCheck, ...]
+
+    @classmethod
+    def compile(cls, index: int, r: PolicyRule) -> Rule:
+        m = r.match
+        return cls(
+            index,
+            r.name,
+            r.action,
+            r.reason,
+            _glob(m.server) if m.server else None,
+            _glob(m.tool) if m.tool else None,
+            dict(m.annotations),
+            _glob(m.principal) if m.principal else None,
+            _glob(m.client) if m.client else None,
+            tuple(ArgCheck(tuple(a.path.split(".")), _value_test(a), a.path) for a in m.args),
+        )
+
+    def fits_tool(self, upstream: str, name: str, hints: dict[str, bool]) -> bool:
+        if self.server is not None and not self.server(upstream):
+            return False
+        if self.tool is not None and not self.tool(name):
+            return False
+        return all(hints.get(k) == v for k, v in self.annotations.items())
+
+    def fits_caller(self, client: str, principal: str) -> bool:
+        if self.client is not None and not self.client(client):
+            return False
+        return self.principal is None or self.principal(principal)
+
+
+@dataclass(slots=True)
+class Decision:
+    """What the policy does with one call, and why."""
+
+    action: str  # allow | deny | confirm
+    rule: str | None  # the deciding rule's name; None: the default
+    reason: str = ""
+    redacted: list[tuple[str, str]] = field(default_factory=list)  # (rule, path) replaced
+    arguments: Any = None  # the arguments to forward (redacted), when a redact rule fired
+
+    @property
+    def by(self) -> str:
+        return f"rule {self.rule!r}" if self.rule is not None else "the default action"
+
+    def explain(self) -> str:
+        why = f" ({self.reason})" if self.reason else ""
+        out = f"{self.action} by {self.by}{why}"
+        if self.redacted:
+            out += "; redacted " + ", ".join(f"{p} (rule {r!r})" for r, p in self.redacted)
+        return out
+
+
+class PolicyEngine:
+    """The rules, compiled, and the per-tool rule lists (built as tool lists arrive)."""
+
+    def __init__(self, cfg: PolicyConfig) -> None:
+        self.cfg = cfg
+        self.default = cfg.default
+        self.rules = [Rule.compile(i, r) for i, r in enumerate(cfg.rules)]
+        self._by_tool: dict[Route, tuple[Rule, ...]] = {}
+
+    def rules_for(self, route: Route, tool: dict[str, Any] | None = None) -> tuple[Rule, ...]:
+        """The rules that can match calls to this tool (its definition, when known)."""
+        hints = effective_hints(tool or {})
+        return tuple(r for r in self.rules if r.fits_tool(route.upstream, route.name, hints))
+
+    def learn(self, upstream: str, tools: Items) -> None:
+        """An upstream's tool list arrived: rebuild its tools' rule lists."""
+        table = {r: v for r, v in self._by_tool.items() if r.upstream != upstream}
+        for t in tools:
+            name = t.get("name")
+            if isinstance(name, str):
+                route = Route(upstream, name)
+                table[route] = self.rules_for(route, t)
+        self._by_tool = table
+
+    def decide(
+        self, route: Route, args: Any, client: str | None = None, principal: str = ""
+    ) -> Decision:
+        rules = self._by_tool.get(route)
+        if rules is None:  # not (yet) in a list: its annotations are unknown, MCP's defaults
+            rules = self.rules_for(route)
+        cname = client or ""
+        redacted: list[tuple[str, str]] = []
+        out = args
+        for r in rules:
+            if (r.client is not None or r.principal is not None) and not r.fits_caller(
+                cname, principal
+            ):
+                continue
+            if r.action == "redact":
+                out = self._redact(r, out, args, redacted)
+                continue
+            if r.args and not all(c.holds(args) for c in r.args):
+                continue
+            d = Decision(r.action, r.name, r.reason, redacted)
+            if redacted:
+                d.arguments = out
+            return d
+        d = Decision(self.default, None, "", redacted)
+        if redacted:
+            d.arguments = out
+        return d
+
+    @staticmethod
+    def _redact(r: Rule, out: Any, args: Any, redacted: list[tuple[str, str]]) -> Any:
+        """Replace what each of the rule's conditions matched (all must match somewhere)."""
+        if not all(c.holds(args) for c in r.args):
+            return out
+        if out is args:  # copy once, on the first redaction
+            out = orjson.loads(orjson.dumps(args))
+        mark = marker(r.name)
+        for c in r.args:
+            for container, key, v in list(_walk(out, c.path)):
+                if c.test(v):
+                    container[key] = mark
+            redacted.append((r.name, c.text))
+        return out
+
+    def always_denied(self, route: Route, client: str, principal: str) -> bool:
+        """True when every call this caller could make to the tool is denied."""
+        for r in self._by_tool.get(route, ()):
+            if not r.fits_caller(client, principal) or r.action == "redact":
+                continue
+            if r.args:
+                if r.action == "deny":
+                    continue  # denied when it matches, the next rules decide when it does not
+                return False  # allowed or asked for some arguments
+            return r.action == "deny"
+        return self.default == "deny"
+
+
+# ------------------------------------------------------------------------------ the addon
+
+
+class PolicyHost(Protocol):
+    """What the policy uses of the gateway."""
+
+    @property
+    def config(self) -> GatewayConfig: ...
+    @property
+    def catalog(self) -> Catalog: ...
+    @property
+    def state(self) -> State: ...
+
+
+class Policy:
+    """The addon: `catalog` builds per-tool rule lists, `listing` hides always-denied tools,
+    `call` decides each `tools/call`."""
+
+    def __init__(
+        self, cfg: PolicyConfig, catalog: Catalog | None, confirmer: Confirmer | None
+    ) -> None:
+        self.engine = PolicyEngine(cfg)
+        self.enforce = cfg.mode == "enforce"
+        self.confirmer = confirmer
+        self._catalog = catalog
+        self._hidden: dict[tuple[str, str], frozenset[str]] = {}  # per catalog version
+        self._version = -1
+        if not (self.enforce and cfg.hide_denied):
+            self.listing = None  # type: ignore[assignment]  # takes no part in listings
+
+    # ----------------------------------------------------------------- lists
+
+    def catalog(self, event: CatalogEvent) -> Items:
+        if event.kind == "tools":
+            self.engine.learn(event.upstream, event.items)
+        return event.items
+
+    def listing(self, event: ListingEvent) -> Items:
+        if event.kind != "tools" or self._catalog is None:
+            return event.items
+        key = (event.client_name or "", event.principal)
+        if self._version != self._catalog.version:
+            self._hidden.clear()
+            self._version = self._catalog.version
+        hidden = self._hidden.get(key)
+        if hidden is None:
+            routes = self._catalog.tool_routes
+            hidden = frozenset(
+                name for name, route in routes.items() if self.engine.always_denied(route, *key)
+            )
+            if len(self._hidden) >= _LISTING_CACHE:
+                self._hidden.clear()
+            self._hidden[key] = hidden
+        if not hidden:
+            return event.items
+        return [t for t in event.items if t.get("name") not in hidden]
+
+    # ----------------------------------------------------------------- calls
+
+    async def call(self, ctx: CallContext, call_next: CallNext) -> rpc.Incoming:
+        if ctx.method != "tools/call" or ctx.route.upstream == GATEWAY:
+            return await call_next(ctx)
+        args = ctx.params.get("arguments")
+        if args is None:
+            args = {}
+        d = self.engine.decide(ctx.route, args, ctx.client_name, ctx.principal)
+        if not self.enforce:
+            if d.action != "allow" or d.redacted:
+                log.warning(
+                    "policy (audit mode): tools/call %s (%s/%s) from client %r: enforce would %s",
+                    ctx.exposed,
+                    ctx.route.upstream,
+                    ctx.route.name,
+                    ctx.client_name,
+                    d.explain(),
+                )
+            return await call_next(ctx)
+        if d.redacted:
+            log.info("policy: tools/call %s: %s", ctx.exposed, d.explain())
+            ctx.params = {**ctx.params, "arguments": d.arguments}
+        if d.action == "allow":
+            if self.confirmer is not None and ctx.client_caps is not None:
+                self.confirmer.strip(ctx)  # an approval round's leftovers, never forwarded
+            return await call_next(ctx)
+        if d.action == "deny":
+            raise self.refusal(ctx, d, "is denied")
+        assert self.confirmer is not None
+        return await self.confirmer.confirm(ctx, call_next, d, args)
+
+    @staticmethod
+    def refusal(ctx: CallContext, d: Decision, what: str, detail: str = "") -> rpc.RpcError:
+        """The error for a refused call (logged): which tool, which rule, why."""
+        why = f" ({d.reason})" if d.reason else ""
+        more = f"; refused: {detail}" if detail else ""
+        log.warning(
+            "policy: refused tools/call %s (%s/%s) from client %r: %s by %s%s%s",
+            ctx.exposed,
+            ctx.route.upstream,
+            ctx.route.name,
+            ctx.client_name,
+            what,
+            d.by,
+            why,
+            more,
+        )
+        data: dict[str, Any] = {
+            "mechanism": MECHANISM,
+            "tool": ctx.exposed,
+            "rule": d.rule,
+            "action": d.action,
+        }
+        if detail:
+            data["reason"] = detail
+        return rpc.RpcError(
+            rpc.INVALID_PARAMS,
+            f"{MECHANISM}: tool {ctx.exposed!r} {what} by {d.by}{why}{more}",
+            data,
+        )
+
+
+def build(gw: PolicyHost) -> Policy | None:
+    cfg = gw.config.security.policy
+    if not cfg.on:
+        return None
+    confirmer = None
+    if cfg.default == "confirm" or any(r.action == "confirm" for r in cfg.rules):
+        from manifold.security.confirm import Confirmer
+
+        confirmer = Confirmer(cfg.confirm, gw.state.secrets.key("policy-confirm"))
+    return Policy(cfg, gw.catalog, confirmer)
