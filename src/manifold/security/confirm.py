@@ -103,7 +103,7 @@ class Confirmer:
         except TimeoutError:
             raise _refuse(ctx, d, f"no answer within {self.timeout:g} s") from None
         except rpc.RpcError as e:
-            raise _refuse(ctx, d, f"the client could not be asked ({e.message})") from None
+            raise _refuse(ctx, d, f"the client cannot be asked ({e.message})") from None
         action = answer.get("action")
         if action != "accept":
             raise _refuse(ctx, d, f"the user did not approve it (answer: {action!r})")
@@ -167,10 +167,11 @@ class Confirmer:
             k: v for k, v in ctx.params.items() if k not in ("requestState", "inputResponses")
         }
         rest = {k: v for k, v in answers.items() if k != INPUT_KEY}
-        if inner is not None:  # the upstream's own round, after the approval
+        # The upstream's own round, after the approval: its state and its answers.
+        if inner is not None:
             params["requestState"] = inner
-            if rest:
-                params["inputResponses"] = rest
+        if rest:
+            params["inputResponses"] = rest
         ctx.params = params
 
     def _wrap(self, res: rpc.Incoming, binding: dict[str, Any]) -> rpc.Incoming:
