@@ -313,3 +313,12 @@ def test_bad_mode_default_and_confirm_keys_are_named() -> None:
 def test_no_policy_means_the_module_is_off() -> None:
     assert not parse_config({}).security.policy.on
     assert parse_config({"security": {"policy": {"default": "deny"}}}).security.policy.on
+
+
+@pytest.mark.timeout(20)
+def test_a_regex_that_would_backtrack_runs_in_linear_time() -> None:
+    # On a backtracking engine this pattern takes about 2**40 steps on this value (hours); the
+    # policy's RE2 set answers at once, so the test ends well within its timeout.
+    rules = deny_if(path="q", regex="^(a|a)+$")
+    assert decides(rules, {"q": "a" * 40 + "b"}) == "allow"
+    assert decides(rules, {"q": "a" * 40}) == "deny"

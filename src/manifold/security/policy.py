@@ -85,12 +85,21 @@ def effective_hints(tool: dict[str, Any]) -> dict[str, bool]:
 
 # ------------------------------------------------------------------------------ compiling
 
-_Test = Callable[[Any], bool]
+# A test of one value; `memo` holds, for one call, the regexes each string matched.
+_Memo = dict[str, Any]
+_Test = Callable[[Any, _Memo], bool]
+_MISSING: Final = object()
 
 
 def _glob(pattern: str) -> Callable[[str], bool]:
-    rx = re.compile(fnmatch.translate(pattern))
-    return lambda s: rx.match(s) is not None
+    """A glob as the cheapest test that does the job (most are a name or a prefix)."""
+    stem = pattern[:-1]
+    if not any(ch in pattern for ch in "*?["):
+        return pattern.__eq__
+    if pattern.endswith("*") and not any(ch in stem for ch in "*?["):
+        return lambda s: s.startswith(stem)
+    match = re.compile(fnmatch.translate(pattern)).match
+    return lambda s: match(s) is not None
 
 
 def _is_number(v: Any) -> bool:
@@ -104,21 +113,50 @@ def _same(a: Any, b: Any) -> bool:
     return bool(a == b)
 
 
-def _value_test(c: PolicyArg) -> _Test:
+class RegexSet:
+    """Every `regex` condition of the policy in one RE2 set (linear time whatever the pattern):
+    a string is matched once per call against all of them, whichever rules ask."""
+
+    def __init__(self) -> None:
+        self._set = re2.Set.SearchSet()
+        self.size = 0
+        self._match: Callable[[str], list[int] | None] = lambda _s: None
+
+    def add(self, pattern: str) -> int:
+        index = int(self._set.Add(pattern))
+        self.size += 1
+        return index
+
+    def compile(self) -> None:
+        if self.size:
+            self._set.Compile()
+            self._match = self._set.Match
+
+    def matches(self, v: str, memo: _Memo) -> Any:
+        hit = memo.get(v)
+        if hit is None:
+            hit = memo[v] = frozenset(self._match(v) or ())
+        return hit
+
+
+def _value_test(c: PolicyArg, regexes: RegexSet) -> _Test:
     fields = c.model_fields_set
     if "equals" in fields:
         want = c.equals
-        return lambda v: _same(v, want)
+        if isinstance(want, str):
+            return lambda v, _m: v == want and isinstance(v, str)
+        return lambda v, _m: _same(v, want)
     if c.glob is not None:
-        g = re.compile(fnmatch.translate(c.glob))
-        return lambda v: isinstance(v, str) and g.match(v) is not None
+        g = _glob(c.glob)
+        return lambda v, _m: isinstance(v, str) and g(v)
     if c.regex is not None:
-        rx = re2.compile(c.regex)
-        return lambda v: isinstance(v, str) and rx.search(v) is not None
+        i = regexes.add(c.regex)
+        matches = regexes.matches
+        return lambda v, m: isinstance(v, str) and i in matches(v, m)
     if "contains" in fields:
         item = c.contains
 
-        def contains(v: Any) -> bool:
+        def contains(v: Any, _m: _Memo) -> bool:
             if isinstance(v, str):
                 return isinstance(item, str) and item in v
             if isinstance(v, list):
@@ -128,7 +166,7 @@ def _value_test(c: PolicyArg) -> _Test:
         return contains
     lo = float("-inf") if c.min is None else c.min
     hi = float("inf") if c.max is None else c.max
-    return lambda v: _is_number(v) and lo <= v <= hi
+    return lambda v, _m: _is_number(v) and lo <= v <= hi
 
 
 def _walk(value: Any, path: tuple[str, ...], at: int = 0) -> Iterator[tuple[Any, Any, Any]]:
@@ -153,14 +191,53 @@ def _walk(value: Any, path: tuple[str, ...], at: int = 0) -> Iterator[tuple[Any,
             yield from _walk(v, path, at + 1)
 
 
+def _step(v: Any, seg: str) -> Any:
+    if isinstance(v, dict):
+        return v.get(seg, _MISSING)
+    if isinstance(v, list) and seg.isdigit() and int(seg) < len(v):
+        return v[int(seg)]
+    return _MISSING
+
+
+def _holds(path: tuple[str, ...], test: _Test) -> Callable[[Any, _Memo], bool]:
+    """Whether the value at `path` passes `test` (any of them, through `*`)."""
+    if "*" in path:
+        return lambda args, m: any(test(v, m) for _, _, v in _walk(args, path))
+    if len(path) == 1:
+        key = path[0]
+        if not key.isdigit():
+
+            def one(args: Any, m: _Memo) -> bool:
+                if not isinstance(args, dict):
+                    return False
+                v = args.get(key, _MISSING)
+                return v is not _MISSING and test(v, m)
+
+            return one
+
+    def deep(args: Any, m: _Memo) -> bool:
+        v = args
+        for seg in path:
+            v = _step(v, seg)
+            if v is _MISSING:
+                return False
+        return test(v, m)
+
+    return deep
+
+
 @dataclass(slots=True, frozen=True)
 class ArgCheck:
     path: tuple[str, ...]
     test: _Test
     text: str  # the path as written, for explanations
+    holds: Callable[[Any, _Memo], bool]
 
-    def holds(self, args: Any) -> bool:
-        return any(self.test(v) for _, _, v in _walk(args, self.path))
+    @classmethod
+    def compile(cls, a: PolicyArg, regexes: RegexSet) -> ArgCheck:
+        path = tuple(a.path.split("."))
+        test = _value_test(a, regexes)
+        return cls(path, test, a.path, _holds(path, test))
 
 
 @dataclass(slots=True)
@@ -180,7 +257,7 @@ class Rule:
     args: tuple[ArgCheck, ...]
 
     @classmethod
-    def compile(cls, index: int, r: PolicyRule) -> Rule:
+    def compile(cls, index: int, r: PolicyRule, regexes: RegexSet) -> Rule:
         m = r.match
         return cls(
             index,
@@ -192,7 +269,7 @@ class Rule:
             dict(m.annotations),
             _glob(m.principal) if m.principal else None,
             _glob(m.client) if m.client else None,
-            tuple(ArgCheck(tuple(a.path.split(".")), _value_test(a), a.path) for a in m.args),
+            tuple(ArgCheck.compile(a, regexes) for a in m.args),
         )
 
     def fits_tool(self, upstream: str, name: str, hints: dict[str, bool]) -> bool:
@@ -236,7 +313,9 @@ class PolicyEngine:
     def __init__(self, cfg: PolicyConfig) -> None:
         self.cfg = cfg
         self.default = cfg.default
-        self.rules = [Rule.compile(i, r) for i, r in enumerate(cfg.rules)]
+        self.regexes = RegexSet()
+        self.rules = [Rule.compile(i, r, self.regexes) for i, r in enumerate(cfg.rules)]
+        self.regexes.compile()
         self._by_tool: dict[Route, tuple[Rule, ...]] = {}
 
     def rules_for(self, route: Route, tool: dict[str, Any] | None = None) -> tuple[Rule, ...]:
@@ -261,6 +340,7 @@ class PolicyEngine:
         if rules is None:  # not (yet) in a list: its annotations are unknown, MCP's defaults
             rules = self.rules_for(route)
         cname = client or ""
+        memo: _Memo = {}
         redacted: list[tuple[str, str]] = []
         out = args
         for r in rules:
@@ -269,30 +349,32 @@ class PolicyEngine:
             ):
                 continue
             if r.action == "redact":
-                out = self._redact(r, out, args, redacted)
+                out = self._redact(r, out, args, redacted, memo)
                 continue
-            if r.args and not all(c.holds(args) for c in r.args):
-                continue
-            d = Decision(r.action, r.name, r.reason, redacted)
-            if redacted:
-                d.arguments = out
-            return d
+            for c in r.args:
+                if not c.holds(args, memo):
+                    break
+            else:
+                d = Decision(r.action, r.name, r.reason, redacted)
+                if redacted:
+                    d.arguments = out
+                return d
         d = Decision(self.default, None, "", redacted)
         if redacted:
             d.arguments = out
         return d
 
     @staticmethod
-    def _redact(r: Rule, out: Any, args: Any, redacted: list[tuple[str, str]]) -> Any:
+    def _redact(r: Rule, out: Any, args: Any, redacted: list[tuple[str, str]], memo: _Memo) -> Any:
         """Replace what each of the rule's conditions matched (all must match somewhere)."""
-        if not all(c.holds(args) for c in r.args):
+        if not all(c.holds(args, memo) for c in r.args):
             return out
         if out is args:  # copy once, on the first redaction
             out = orjson.loads(orjson.dumps(args))
         mark = marker(r.name)
         for c in r.args:
             for container, key, v in list(_walk(out, c.path)):
-                if c.test(v):
+                if c.test(v, memo):
                     container[key] = mark
             redacted.append((r.name, c.text))
         return out
