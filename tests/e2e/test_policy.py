@@ -115,6 +115,9 @@ async def test_denied_calls_never_reach_the_upstream_and_are_audited(
         assert "policy" in msg and "'no-force'" in msg, msg
         msg = await _refused(c, "rec__hold", {"seconds": 30})
         assert "'short-holds'" in msg, msg
+        # A tool hidden by the policy, and a name that routes nowhere, are audited too.
+        assert "'quiet'" in await _refused(c, "rec__noisy", {"lines": 1})
+        assert "Unknown tool" in await _refused(c, "rec__nope", {})
         assert await _seen(c) == []
         # What no rule denies goes through, untouched.
         assert _text(await c.call_tool("rec__remove", {"path": "/tmp/x"})) == "removed /tmp/x"
@@ -129,6 +132,8 @@ async def test_denied_calls_never_reach_the_upstream_and_are_audited(
         ("rec__remove", "policy"),
         ("rec__remove", "policy"),
         ("rec__hold", "policy"),
+        ("rec__noisy", "policy"),
+        ("rec__nope", "routing"),
     ]
 
 
