@@ -230,6 +230,31 @@ async def test_an_upstream_round_after_the_approval_is_not_asked_again(tmp_path:
         assert asked[1] == "Who are you?"
 
 
+@pytest.mark.parametrize("mode", ["legacy", MODERN])
+async def test_invoke_tool_inner_calls_are_confirmed_too(tmp_path: Path, mode: str) -> None:
+    # The inner call of the router's invoke_tool cannot be relayed as a round: a modern client
+    # is asked through a parked call, which resumes with the arguments it was asked about.
+    asked: list[str] = []
+    params = _params(_config(tmp_path))
+    params.args.extend(["--exposure", "router"])
+    cb = _answering(asked, "accept")
+    async with Client(params, mode=mode, elicitation_callback=cb) as c:
+        await c.list_tools()  # invoke_tool looks a tool up without waiting for the upstreams
+        call = {"server": "rec", "tool": "remove", "arguments": {"path": "/tmp/c"}}
+        res = await c.call_tool("invoke_tool", call)
+        assert _text(res) == "removed /tmp/c"
+        assert len(asked) == 1 and "/tmp/c" in asked[0] and "rec remove" in asked[0], asked
+    asked.clear()
+    cb = _answering(asked, "decline")
+    async with Client(params, mode=mode, elicitation_callback=cb) as c:
+        await c.list_tools()
+        with pytest.raises(MCPError) as err:
+            await c.call_tool("invoke_tool", call)
+        assert "policy" in str(err.value) and "'decline'" in str(err.value), err.value
+        stats = await c.call_tool("invoke_tool", {"server": "rec", "tool": "stats"})
+        assert json.loads(_text(stats))["calls"] == [{"name": "stats", "arguments": {}}]
+
+
 # ------------------------------------------------------------------------------------------
 # the CLI, as a user runs it
 
