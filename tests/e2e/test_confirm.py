@@ -27,7 +27,7 @@ from mcp.client.context import ClientRequestContext
 from mcp.shared.exceptions import MCPError
 
 from tests import support
-from tests.support import MANIFOLD, stdio_upstream, write_config
+from tests.support import MANIFOLD, gateway_http, stdio_upstream, write_config
 
 pytestmark = pytest.mark.timeout(120)
 MODERN = "2026-07-28"
@@ -253,6 +253,24 @@ async def test_invoke_tool_inner_calls_are_confirmed_too(tmp_path: Path, mode: s
         assert "policy" in str(err.value) and "'decline'" in str(err.value), err.value
         stats = await c.call_tool("invoke_tool", {"server": "rec", "tool": "stats"})
         assert json.loads(_text(stats))["calls"] == [{"name": "stats", "arguments": {}}]
+
+
+@pytest.mark.parametrize("mode", ["legacy", MODERN])
+async def test_over_http_both_eras_ask_and_forward(tmp_path: Path, mode: str) -> None:
+    # Legacy: the question travels on the POST's SSE stream; modern: a stateless round whose
+    # retry is a new POST.
+    asked: list[str] = []
+    with gateway_http(_config(tmp_path), tmp_path / "gw.log") as url:
+        cb = _answering(asked, "accept")
+        async with Client(url, mode=mode, elicitation_callback=cb, cache=None) as c:
+            assert _text(await c.call_tool("rec__remove", {"path": "/tmp/h"})) == "removed /tmp/h"
+            assert len(asked) == 1 and "/tmp/h" in asked[0]
+            if mode == MODERN:
+                first = await _ask_round(c, {"path": "/tmp/i"})
+                with pytest.raises(MCPError) as err:
+                    await _retry(c, {"path": "/tmp/j"}, first)
+                assert "other arguments" in str(err.value), err.value
+            assert await _seen(c) == [{"name": "remove", "arguments": {"path": "/tmp/h"}}]
 
 
 # ------------------------------------------------------------------------------------------
