@@ -10,6 +10,9 @@ call, in microseconds (best of five, thread CPU):
   the default decides: every rule's client glob and argument checks run (the worst case);
 - ``decide_typical_us``: a call to a tool that 4 of the rules can match (the rest were set aside
   when its list arrived), decided by the third;
+- ``decide_other_args_us``: the worst-case tool called with arguments none of the rules read
+  (the rules' argument conditions are skipped at once: a call to a tool whose rules are about
+  other arguments);
 - ``decide_unlisted_us``: the same as the worst case with no per-tool rule list (a tool the
   engine has not seen listed: its rules are picked per call), to show what the list saves;
 - ``chain_off_us`` / ``chain_on_us``: the worst-case call through the hook chain around an
@@ -83,6 +86,7 @@ TYPICAL: list[dict[str, Any]] = [
     {"name": "ask", "match": {"tool": "read", "client": "cursor*"}, "action": "confirm"},
     {"name": "rest", "match": {"tool": "re*"}, "action": "allow"},
 ]
+OTHER_ARGS = {"query": "weekly report", "limit": 10}
 ARGS = {"path": "/home/ann/notes.txt", "content": "hello " * 20, "size": 120, "mode": "append"}
 
 
@@ -155,6 +159,9 @@ def measure(n: int) -> dict[str, Any]:
         "decide_typical_us": round(
             _best(lambda: typical.decide(t_route, t_args, "cursor-vscode"), n), 3
         ),
+        "decide_other_args_us": round(
+            _best(lambda: engine.decide(route, OTHER_ARGS, "claude-code"), n), 3
+        ),
         "decide_unlisted_us": round(
             _best(lambda: unlisted.decide(route, ARGS, "claude-code"), max(1, n // 4)), 3
         ),
@@ -174,6 +181,7 @@ def write_section(path: Path, out: dict[str, Any]) -> None:
         f"| {out['decide_worst_us']} |\n"
         f"| decide, typical (4 of 20 rules apply to the tool, the third decides) "
         f"| {out['decide_typical_us']} |\n"
+        f"| decide, arguments none of the rules read | {out['decide_other_args_us']} |\n"
         f"| decide, tool not listed (rules picked per call) | {out['decide_unlisted_us']} |\n"
         f"| hook chain without / with the policy (worst case) "
         f"| {out['chain_off_us']} / {out['chain_on_us']} |\n"

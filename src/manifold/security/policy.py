@@ -307,6 +307,23 @@ class Decision:
         return out
 
 
+@dataclass(slots=True, frozen=True)
+class ToolRules:
+    """The rules that can match one tool's calls, and a shortcut: when a call's arguments hold
+    none of the top-level keys the argument conditions read (`keys`; None when one reads `*`),
+    no rule with argument conditions can hold, and only `argfree` rules need a look."""
+
+    rules: tuple[Rule, ...]
+    argfree: tuple[Rule, ...]
+    keys: frozenset[str] | None
+
+    @classmethod
+    def of(cls, rules: tuple[Rule, ...]) -> ToolRules:
+        tops = {c.path[0] for r in rules for c in r.args}
+        keys = None if "*" in tops else frozenset(tops)
+        return cls(rules, tuple(r for r in rules if not r.args), keys)
+
+
 class PolicyEngine:
     """The rules, compiled, and the per-tool rule lists (built as tool lists arrive)."""
 
@@ -316,12 +333,17 @@ class PolicyEngine:
         self.regexes = RegexSet()
         self.rules = [Rule.compile(i, r, self.regexes) for i, r in enumerate(cfg.rules)]
         self.regexes.compile()
-        self._by_tool: dict[Route, tuple[Rule, ...]] = {}
+        self._by_tool: dict[Route, ToolRules] = {}
+        # Decisions without redactions are shared (nobody changes a Decision).
+        self._decisions = {r.name: Decision(r.action, r.name, r.reason) for r in self.rules}
+        self._default = Decision(self.default, None)
 
-    def rules_for(self, route: Route, tool: dict[str, Any] | None = None) -> tuple[Rule, ...]:
+    def rules_for(self, route: Route, tool: dict[str, Any] | None = None) -> ToolRules:
         """The rules that can match calls to this tool (its definition, when known)."""
         hints = effective_hints(tool or {})
-        return tuple(r for r in self.rules if r.fits_tool(route.upstream, route.name, hints))
+        return ToolRules.of(
+            tuple(r for r in self.rules if r.fits_tool(route.upstream, route.name, hints))
+        )
 
     def learn(self, upstream: str, tools: Items) -> None:
         """An upstream's tool list arrived: rebuild its tools' rule lists."""
@@ -336,9 +358,13 @@ class PolicyEngine:
     def decide(
         self, route: Route, args: Any, client: str | None = None, principal: str = ""
     ) -> Decision:
-        rules = self._by_tool.get(route)
-        if rules is None:  # not (yet) in a list: its annotations are unknown, MCP's defaults
-            rules = self.rules_for(route)
+        """The decision for one call. The Decision returned may be shared: do not change it."""
+        tool = self._by_tool.get(route)
+        if tool is None:  # not (yet) in a list: its annotations are unknown, MCP's defaults
+            tool = self.rules_for(route)
+        rules = tool.rules
+        if tool.keys is not None and isinstance(args, dict) and tool.keys.isdisjoint(args):
+            rules = tool.argfree
         cname = client or ""
         memo: _Memo = {}
         redacted: list[tuple[str, str]] = []
@@ -355,14 +381,12 @@ class PolicyEngine:
                 if not c.holds(args, memo):
                     break
             else:
-                d = Decision(r.action, r.name, r.reason, redacted)
-                if redacted:
-                    d.arguments = out
-                return d
-        d = Decision(self.default, None, "", redacted)
-        if redacted:
-            d.arguments = out
-        return d
+                if not redacted:
+                    return self._decisions[r.name]
+                return Decision(r.action, r.name, r.reason, redacted, out)
+        if not redacted:
+            return self._default
+        return Decision(self.default, None, "", redacted, out)
 
     @staticmethod
     def _redact(r: Rule, out: Any, args: Any, redacted: list[tuple[str, str]], memo: _Memo) -> Any:
@@ -381,7 +405,8 @@ class PolicyEngine:
 
     def always_denied(self, route: Route, client: str, principal: str) -> bool:
         """True when every call this caller could make to the tool is denied."""
-        for r in self._by_tool.get(route, ()):
+        tool = self._by_tool.get(route)
+        for r in tool.rules if tool is not None else ():
             if not r.fits_caller(client, principal) or r.action == "redact":
                 continue
             if r.args:
