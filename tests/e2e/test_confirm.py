@@ -315,3 +315,9 @@ def test_policy_test_prints_the_decision_and_the_rule(tmp_path: Path) -> None:
     assert "decision: allow" in out.stdout and "none matched" in out.stdout, out.stdout
     out = run("--tool", "nope__read")
     assert out.returncode == 2 and "--tool 'nope__read'" in out.stderr, out.stderr
+    # A bad rule is refused when the config is read, naming its key.
+    rules[0]["match"]["args"][0] = {"path": "path", "regex": "(?<=lookbehind)x"}
+    write_config(config, {"files": {"command": "true"}}, security={"policy": {"rules": rules}})
+    out = run("--tool", "files__remove")
+    assert out.returncode == 2, out
+    assert "security.policy.rules.0.match.args.0" in out.stderr and "RE2" in out.stderr

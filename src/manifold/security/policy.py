@@ -432,8 +432,8 @@ class PolicyHost(Protocol):
 
 
 class Policy:
-    """The addon: `catalog` builds per-tool rule lists, `listing` hides always-denied tools,
-    `call` decides each `tools/call`."""
+    """The addon: `catalog` builds per-tool rule lists, `call` decides each `tools/call`.
+    `HidingPolicy` also takes part in listings."""
 
     def __init__(
         self, cfg: PolicyConfig, catalog: Catalog | None, confirmer: Confirmer | None
@@ -442,10 +442,6 @@ class Policy:
         self.enforce = cfg.mode == "enforce"
         self.confirmer = confirmer
         self._catalog = catalog
-        self._hidden: dict[tuple[str, str], frozenset[str]] = {}  # per catalog version
-        self._version = -1
-        if not (self.enforce and cfg.hide_denied):
-            self.listing = None  # type: ignore[assignment]  # takes no part in listings
 
     # ----------------------------------------------------------------- lists
 
@@ -453,26 +449,6 @@ class Policy:
         if event.kind == "tools":
             self.engine.learn(event.upstream, event.items)
         return event.items
-
-    def listing(self, event: ListingEvent) -> Items:
-        if event.kind != "tools" or self._catalog is None:
-            return event.items
-        key = (event.client_name or "", event.principal)
-        if self._version != self._catalog.version:
-            self._hidden.clear()
-            self._version = self._catalog.version
-        hidden = self._hidden.get(key)
-        if hidden is None:
-            routes = self._catalog.tool_routes
-            hidden = frozenset(
-                name for name, route in routes.items() if self.engine.always_denied(route, *key)
-            )
-            if len(self._hidden) >= _LISTING_CACHE:
-                self._hidden.clear()
-            self._hidden[key] = hidden
-        if not hidden:
-            return event.items
-        return [t for t in event.items if t.get("name") not in hidden]
 
     # ----------------------------------------------------------------- calls
 
@@ -537,6 +513,40 @@ class Policy:
         )
 
 
+class HidingPolicy(Policy):
+    """The policy with a `listing` hook: always-denied tools are not listed (enforce mode with
+    `hide_denied`; otherwise the addon takes no part in listings and costs them nothing)."""
+
+    def __init__(
+        self, cfg: PolicyConfig, catalog: Catalog | None, confirmer: Confirmer | None
+    ) -> None:
+        super().__init__(cfg, catalog, confirmer)
+        # The hidden tools per (client name, principal), for one catalog version.
+        self._hidden: dict[tuple[str, str], frozenset[str]] = {}
+        self._version = -1
+
+    def listing(self, event: ListingEvent) -> Items:
+        """Leave out the tools this client is always denied (see the module's docstring)."""
+        if event.kind != "tools" or self._catalog is None:
+            return event.items
+        key = (event.client_name or "", event.principal)
+        if self._version != self._catalog.version:
+            self._hidden.clear()
+            self._version = self._catalog.version
+        hidden = self._hidden.get(key)
+        if hidden is None:
+            routes = self._catalog.tool_routes
+            hidden = frozenset(
+                name for name, route in routes.items() if self.engine.always_denied(route, *key)
+            )
+            if len(self._hidden) >= _LISTING_CACHE:
+                self._hidden.clear()
+            self._hidden[key] = hidden
+        if not hidden:
+            return event.items
+        return [t for t in event.items if t.get("name") not in hidden]
+
+
 def build(gw: PolicyHost) -> Policy | None:
     cfg = gw.config.security.policy
     if not cfg.on:
@@ -546,4 +556,5 @@ def build(gw: PolicyHost) -> Policy | None:
         from manifold.security.confirm import Confirmer
 
         confirmer = Confirmer(cfg.confirm, gw.state.secrets.key("policy-confirm"))
-    return Policy(cfg, gw.catalog, confirmer)
+    cls = HidingPolicy if cfg.mode == "enforce" and cfg.hide_denied else Policy
+    return cls(cfg, gw.catalog, confirmer)
