@@ -9,6 +9,7 @@ listings; audit mode forwarding through the addon; and each bad config refused w
 
 from __future__ import annotations
 
+import json
 import logging
 from typing import Any
 
@@ -322,3 +323,27 @@ def test_a_regex_that_would_backtrack_runs_in_linear_time() -> None:
     rules = deny_if(path="q", regex="^(a|a)+$")
     assert decides(rules, {"q": "a" * 40 + "b"}) == "allow"
     assert decides(rules, {"q": "a" * 40}) == "deny"
+
+
+@pytest.mark.parametrize(("policy", "loaded"), [(None, False), ({"default": "deny"}, True)])
+def test_the_module_is_imported_only_when_a_policy_is_configured(
+    policy: dict[str, Any] | None, loaded: bool
+) -> None:
+    import subprocess
+    import sys
+
+    config = {"state": {"path": ""}, "security": {"policy": policy} if policy else {}}
+    code = (
+        "import json, sys\n"
+        "from manifold.config import parse_config\n"
+        "from manifold.gateway import Gateway\n"
+        f"gw = Gateway(parse_config(json.loads({json.dumps(json.dumps(config))})))\n"
+        "names = [type(a).__name__ for a in gw.hooks.addons]\n"
+        "print('manifold.security.policy' in sys.modules, names)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True
+    ).stdout
+    imported, _, names = out.partition(" ")
+    assert imported == str(loaded), out
+    assert ("Policy" in names or "HidingPolicy" in names) is loaded, out
