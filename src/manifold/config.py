@@ -339,6 +339,11 @@ class PolicyMatch(_Strict):
                 raise ValueError(
                     f"unknown annotation {k!r}{hint}; one of {', '.join(POLICY_ANNOTATIONS)}"
                 )
+        if v.get("readOnlyHint") is True and v.get("destructiveHint") is True:
+            raise ValueError(
+                "readOnlyHint and destructiveHint both true: the rule can never match "
+                "(a read-only tool is never destructive)"
+            )
         return v
 
     @property

@@ -279,6 +279,16 @@ def _error(policy: dict[str, Any]) -> str:
             ["rules.0.match.annotations", "did you mean 'destructiveHint'"],
         ),
         (
+            [
+                {
+                    "name": "r",
+                    "match": {"annotations": {"readOnlyHint": True, "destructiveHint": True}},
+                    "action": "deny",
+                }
+            ],
+            ["rules.0.match.annotations", "can never match"],
+        ),
+        (
             [{"name": "r", "match": {"tool": "x", "args": []}, "action": "deny", "when": 1}],
             ["security.policy.rules.0.when", "unknown key"],
         ),
