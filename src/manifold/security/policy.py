@@ -13,16 +13,20 @@ glob / regex / numeric range / contains). Actions:
 
 `mode: audit` forwards every call and logs what `enforce` would have done.
 
-Cost. The rules are compiled once, when the config is read (globs to `re`, regexes to RE2: a
-linear-time engine, so a config cannot make the gateway backtrack). When an upstream's tool list
-arrives, each tool gets the tuple of rules its upstream, name and annotations can match, so a
-call costs one dict lookup plus the client / principal globs and argument checks of those rules
-only (`bench/policy_bench.py`). Other methods, and the gateway's own tools, pass untouched (the
-inner call of `invoke_tool` is a `tools/call` and is decided like any other).
+Cost. The rules are compiled once, when the gateway starts (globs to equality, prefix or `re`
+tests; every regex of the policy into one RE2 set: a linear-time engine, so a config cannot make
+the gateway backtrack, and a string is matched once per call whichever rules ask). When an
+upstream's tool list arrives, each tool gets the tuple of rules its upstream, name and
+annotations can match, and the top-level argument keys they read; a call costs one dict lookup
+plus the client / principal globs and argument checks of those rules only, or of the rules
+without argument conditions when the call holds none of those keys (`bench/policy_bench.py`).
+Other methods, and the gateway's own tools, pass untouched (the inner call of `invoke_tool` is
+a `tools/call` and is decided like any other).
 
-Listings. A tool the policy denies a client whatever the arguments (the first rule that can
-match it for that client has no argument condition and denies, or none can and the default is
-`deny`) is hidden from that client's lists (`hide_denied`); a call to it is still refused.
+Listings (`HidingPolicy`). A tool the policy denies a client whatever the arguments (down the
+rules that can match it for that client, each with argument conditions denies and the first
+without any denies, or none does and the default is `deny`) is hidden from that client's lists
+(`hide_denied`, enforce mode); a call to it is still refused.
 """
 
 from __future__ import annotations
@@ -49,7 +53,7 @@ if TYPE_CHECKING:
     from manifold.security.confirm import Confirmer
     from manifold.state import State
 
-__all__ = ["MECHANISM", "Decision", "Policy", "PolicyEngine", "build", "marker"]
+__all__ = ["MECHANISM", "Decision", "HidingPolicy", "Policy", "PolicyEngine", "build", "marker"]
 
 log = logging.getLogger("manifold.security.policy")
 
