@@ -65,7 +65,8 @@ def build_addons(gw: Gateway, extra: Sequence[object] = ()) -> list[object]:
         chain.append(CallAddon(governor.Governor(gw), "governor"))
     chain.extend(extra)
     chain.extend(load_addon(spec, gw.config) for spec in gw.config.addons)
-    # The protection layer, outermost first: audit sees every decision below it; validation
+    # The protection layer, outermost first: audit sees every decision below it; the policy
+    # decides (allow, deny, confirm, redact) before the other checks run; validation
     # refuses a bad call before anything else looks at it; redaction sits next to the upstream
     # (arguments cleaned on the way out, results and descriptions on the way in).
     # Each module is imported only when it is on (its libraries cost memory at start).
@@ -75,6 +76,7 @@ def build_addons(gw: Gateway, extra: Sequence[object] = ()) -> list[object]:
         ("identity.ratelimit", gw.config.ratelimits is not None),
         ("audit", bool(sec.audit.path)),
         ("honeytokens", bool(sec.honeytokens.values)),
+        ("policy", sec.policy.on),
         ("validate", sec.validation.enabled),
         ("pins", sec.pins.mode != "off"),
         ("redact", sec.redaction.enabled),

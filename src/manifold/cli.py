@@ -792,5 +792,74 @@ def auth_hash_key(generate: bool) -> None:
     click.echo(f"sha256: {hashlib.sha256(key.encode()).hexdigest()}")
 
 
+@main.group()
+def policy() -> None:
+    """The policy engine (security.policy): try a call against the rules."""
+
+
+def _json_option(text: str, what: str) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise UserError(f"{what}: not JSON ({e})") from None
+
+
+@policy.command("test")
+@config_option
+@click.option("--tool", required=True, help="The tool as a client names it: server__tool.")
+@click.option("--args", "args_json", default="{}", show_default=True, help="Arguments (JSON).")
+@click.option("--client", default="", help="The client's name (clientInfo.name).")
+@click.option("--principal", default="", help="The tenant or token subject.")
+@click.option(
+    "--annotations",
+    "ann_json",
+    default="{}",
+    help="The tool's annotations (JSON, e.g. '{\"readOnlyHint\": true}'); MCP defaults otherwise.",
+)
+def policy_test(
+    config: str, tool: str, args_json: str, client: str, principal: str, ann_json: str
+) -> None:
+    """Print the decision for one call and the rule that made it."""
+    from manifold.catalog import Route
+    from manifold.security.policy import PolicyEngine
+
+    cfg = _load(config, False)
+    args = _json_option(args_json, "--args")
+    ann = _json_option(ann_json, "--annotations")
+    if not isinstance(args, dict):
+        raise UserError("--args: must be a JSON object")
+    if not isinstance(ann, dict):
+        raise UserError("--annotations: must be a JSON object")
+    names = sorted(cfg.upstreams, key=len, reverse=True)
+    found = next((u for u in names if tool.startswith(u + cfg.separator)), None)
+    if found is not None and cfg.prefix:
+        route = Route(found, tool[len(found) + len(cfg.separator) :])
+    elif not cfg.prefix and len(cfg.upstreams) == 1:
+        route = Route(next(iter(cfg.upstreams)), tool)
+    else:
+        raise UserError(
+            f"--tool {tool!r}: no upstream of {config} is named before {cfg.separator!r} "
+            f"(upstreams: {', '.join(sorted(cfg.upstreams)) or 'none'})"
+        )
+    pc = cfg.security.policy
+    engine = PolicyEngine(pc)
+    engine.learn(route.upstream, [{"name": route.name, "annotations": ann}])
+    d = engine.decide(route, args, client or None, principal)
+    click.echo(f"decision: {d.action}")
+    if d.rule is None:
+        click.echo(f"rule: none matched (security.policy.default: {pc.default})")
+    else:
+        index = next(i for i, r in enumerate(pc.rules) if r.name == d.rule)
+        click.echo(f"rule: {d.rule} (security.policy.rules.{index})")
+    if d.reason:
+        click.echo(f"reason: {d.reason}")
+    for rule, path in d.redacted:
+        click.echo(f"redacted: {path} (rule {rule})")
+    if d.redacted:
+        click.echo(f"forwarded arguments: {json.dumps(d.arguments, sort_keys=True)}")
+    if pc.mode == "audit":
+        click.echo("mode: audit (the call would go through; this decision would be logged)")
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()

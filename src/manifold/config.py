@@ -293,12 +293,194 @@ class HoneytokensConfig(_Strict):
         return v
 
 
+# ------------------------------------------------------------------ the policy engine
+# Tool annotations a policy rule may match (MCP's boolean hints).
+POLICY_ANNOTATIONS = ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
+_PATH_SEGMENT_RE = re.compile(r"^(\*|[^.*]+)$")
+
+
+def _matches_everything(rx: Any) -> bool:
+    """A search pattern that matches the empty string and a few unlike strings matches any
+    string: as a condition it tests nothing."""
+    return all(rx.search(s) is not None for s in ("", "zQ7 \n~", "\u00e9/0"))
+
+
+class PolicyArg(_Strict):
+    """One condition on an argument value: `path` into the arguments (dotted keys, list
+    indexes, `*` for any key or element), and exactly one operator (`min` and `max` together
+    are one range)."""
+
+    path: str = Field(min_length=1, max_length=256)
+    equals: Any = None
+    glob: str | None = Field(default=None, min_length=1, max_length=1024)
+    regex: str | None = Field(default=None, min_length=1, max_length=4096)
+    min: float | None = None
+    max: float | None = None
+    contains: Any = None
+
+    @model_validator(mode="after")
+    def _one_operator(self) -> PolicyArg:
+        for seg in self.path.split("."):
+            if not _PATH_SEGMENT_RE.match(seg):
+                raise ValueError(
+                    f"path {self.path!r}: each dotted part must be a key, an index or '*'"
+                )
+        ops: list[str] = [
+            k for k in ("equals", "glob", "regex", "contains") if k in self.model_fields_set
+        ]
+        if "min" in self.model_fields_set or "max" in self.model_fields_set:
+            ops.append("min/max")
+        if len(ops) != 1:
+            raise ValueError(
+                f"path {self.path!r}: give exactly one of equals, glob, regex, contains, "
+                f"min/max (got {', '.join(ops) or 'none'})"
+            )
+        if self.min is not None and self.max is not None and self.min > self.max:
+            raise ValueError(
+                f"path {self.path!r}: min {self.min} > max {self.max}: the rule can never match"
+            )
+        if ops == ["min/max"] and self.min is None and self.max is None:
+            raise ValueError(f"path {self.path!r}: min/max are both null")
+        if self.glob is not None and not self.glob.strip("*"):
+            raise ValueError(
+                f"glob {self.glob!r} matches every string: the condition tests nothing"
+            )
+        if self.regex is not None:
+            import re2  # type: ignore[import-untyped]
+
+            try:
+                rx = re2.compile(self.regex)
+            except re2.error as e:
+                raise ValueError(f"regex {self.regex!r} is not a valid (RE2) regex: {e}") from None
+            if _matches_everything(rx):
+                raise ValueError(
+                    f"regex {self.regex!r} matches every string: the condition tests nothing"
+                )
+        if "contains" in self.model_fields_set and (
+            self.contains is None or isinstance(self.contains, dict | list)
+        ):
+            raise ValueError(f"path {self.path!r}: contains takes a string, number or boolean")
+        return self
+
+
+class PolicyMatch(_Strict):
+    """What a rule matches; every condition given must hold (globs are case-sensitive, `*`
+    and `?` as in shell patterns)."""
+
+    principal: str | None = Field(default=None, min_length=1)  # the tenant / token subject
+    client: str | None = Field(default=None, min_length=1)  # the client's clientInfo.name
+    server: str | None = Field(default=None, min_length=1)  # the upstream's name
+    tool: str | None = Field(default=None, min_length=1)  # the tool's name on its upstream
+    annotations: dict[str, bool] = Field(default_factory=dict)
+    args: list[PolicyArg] = Field(default_factory=list, max_length=32)
+
+    @field_validator("annotations")
+    @classmethod
+    def _known_hints(cls, v: dict[str, bool]) -> dict[str, bool]:
+        for k in v:
+            if k not in POLICY_ANNOTATIONS:
+                close = difflib.get_close_matches(k, POLICY_ANNOTATIONS, n=1)
+                hint = f" (did you mean '{close[0]}'?)" if close else ""
+                raise ValueError(
+                    f"unknown annotation {k!r}{hint}; one of {', '.join(POLICY_ANNOTATIONS)}"
+                )
+        if v.get("readOnlyHint") is True and v.get("destructiveHint") is True:
+            raise ValueError(
+                "readOnlyHint and destructiveHint both true: the rule can never match "
+                "(a read-only tool is never destructive)"
+            )
+        return v
+
+    @property
+    def empty(self) -> bool:
+        return (
+            not (self.principal or self.client or self.server or self.tool or self.annotations)
+            and not self.args
+        )
+
+
+class PolicyRule(_Strict):
+    """One ordered rule: the first `allow`, `deny` or `confirm` rule that matches a call
+    decides it; a `redact` rule that matches replaces the values its `args` conditions matched
+    and the rules after it still decide."""
+
+    name: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.\-]{0,63}$")
+    match: PolicyMatch
+    action: Literal["allow", "deny", "confirm", "redact"]
+    reason: str = Field(default="", max_length=500)  # shown in refusals and confirmations
+
+    @model_validator(mode="after")
+    def _sound(self) -> PolicyRule:
+        if self.match.empty:
+            raise ValueError(
+                "match is empty: the rule would match every call (use security.policy.default)"
+            )
+        if self.action == "redact" and not self.match.args:
+            raise ValueError("a redact rule needs match.args: the values it replaces")
+        return self
+
+
+class ConfirmConfig(_Strict):
+    """Human approvals (security/confirm.py)."""
+
+    # Seconds a legacy client has to answer the gateway's elicitation request.
+    timeout: float = Field(default=120.0, gt=0, le=3600)
+    # Seconds a modern client's approval round (its signed requestState) stays valid.
+    expiry: float = Field(default=300.0, gt=0, le=86_400)
+    # Approval rounds outstanding at once (each is single-use); past it a new one is refused.
+    max_pending: int = Field(default=10_000, ge=1, le=1_000_000)
+
+
+def _glob_covers(general: str | None, specific: str | None) -> bool:
+    return general is None or general.strip("*") == "" or general == specific
+
+
+class PolicyConfig(_Strict):
+    """The policy engine (security/policy.py): ordered rules, a default, enforce or audit."""
+
+    # enforce: decisions apply; audit: every call goes through and what enforce would have
+    # done is logged.
+    mode: Literal["enforce", "audit"] = "enforce"
+    # The action for a call no rule decides.
+    default: Literal["allow", "deny", "confirm"] = "allow"
+    rules: list[PolicyRule] = Field(default_factory=list, max_length=1000)
+    # Hide from a client's lists the tools the policy always denies it (enforce mode only).
+    hide_denied: bool = True
+    confirm: ConfirmConfig = Field(default_factory=ConfirmConfig)
+
+    @model_validator(mode="after")
+    def _reachable(self) -> PolicyConfig:
+        seen: dict[str, int] = {}
+        for i, r in enumerate(self.rules):
+            if r.name in seen:
+                raise ValueError(f"rules.{i}: name {r.name!r} is also rules.{seen[r.name]}'s")
+            seen[r.name] = i
+            for j, e in enumerate(self.rules[:i]):
+                m, em = r.match, e.match
+                if e.action == "redact" or em.args or em.annotations:
+                    continue
+                if all(
+                    _glob_covers(getattr(em, k), getattr(m, k))
+                    for k in ("principal", "client", "server", "tool")
+                ):
+                    raise ValueError(
+                        f"rules.{i} ({r.name!r}) can never match: rules.{j} ({e.name!r}) "
+                        f"before it decides every call it would see"
+                    )
+        return self
+
+    @property
+    def on(self) -> bool:
+        return bool(self.rules) or self.default != "allow"
+
+
 class SecurityConfig(_Strict):
     redaction: RedactionConfig = Field(default_factory=RedactionConfig)
     validation: ValidationConfig = Field(default_factory=ValidationConfig)
     audit: AuditConfig = Field(default_factory=AuditConfig)
     pins: PinsConfig = Field(default_factory=PinsConfig)
     honeytokens: HoneytokensConfig = Field(default_factory=HoneytokensConfig)
+    policy: PolicyConfig = Field(default_factory=PolicyConfig)
 
 
 class StateConfig(_Strict):

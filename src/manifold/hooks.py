@@ -14,6 +14,8 @@ kind's name (in the spirit of mitmproxy's addons). Five kinds, each typed:
   on its way to a client, and the client's answer coming back.
 - `notification(event) -> params | None`: progress, log messages, list changes and resource
   updates on their way to a client. Returns the params to send, or None to drop the message.
+- `refused(event)`: a call refused before it could be routed (a tool or prompt name that routes
+  nowhere); it never reaches the `call` hooks. For the record (the audit log), not to change.
 
 `Hooks.build(addons)` collects the implementations once, in the given order (the order and the
 set come from the config, in `manifold.addons`). A kind nobody implements costs nothing per
@@ -29,7 +31,7 @@ from typing import Any, Protocol
 from manifold.pipeline import CallContext, CallNext, Middleware, compose
 from manifold.protocol.eras import Era
 
-HOOK_KINDS = ("call", "catalog", "listing", "server_request", "notification")
+HOOK_KINDS = ("call", "catalog", "listing", "server_request", "notification", "refused")
 
 Items = list[dict[str, Any]]
 
@@ -78,6 +80,20 @@ class NotificationEvent:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
+@dataclass(slots=True)
+class RefusedEvent:
+    """A call the dispatcher refused before routing it (an unknown tool or prompt name)."""
+
+    method: str  # tools/call | prompts/get
+    target: str  # the name the client used
+    arguments: Any
+    code: int
+    message: str
+    principal: str = ""
+    client_name: str | None = None
+    session_key: str = ""
+
+
 ServerRequestNext = Callable[[ServerRequestContext], Awaitable[dict[str, Any]]]
 
 
@@ -91,6 +107,7 @@ class Addon(Protocol):
         self, ctx: ServerRequestContext, call_next: ServerRequestNext
     ) -> dict[str, Any]: ...
     def notification(self, event: NotificationEvent) -> dict[str, Any] | None: ...
+    def refused(self, event: RefusedEvent) -> None: ...
 
 
 def _impls(addons: Iterable[object], kind: str) -> list[Any]:
@@ -107,6 +124,7 @@ class Hooks:
         "catalogs",
         "listings",
         "notifications",
+        "refusals",
         "server_requests",
     )
 
@@ -125,6 +143,7 @@ class Hooks:
         # to the exposed one before routing (per-tenant renames). Not a kind of its own: an
         # addon with `listing` that renames defines it too.
         self.aliases: list[Callable[[str, str, str], str]] = _impls(self.addons, "alias")
+        self.refusals: list[Callable[[RefusedEvent], None]] = _impls(self.addons, "refused")
 
     # --------------------------------------------------------------- calls
 
@@ -182,6 +201,12 @@ class Hooks:
                 return None
             event.params = params
         return event.params
+
+    # --------------------------------------------------------------- refusals before routing
+
+    def refused(self, event: RefusedEvent) -> None:
+        for hook in self.refusals:
+            hook(event)
 
 
 def _bind_sr(

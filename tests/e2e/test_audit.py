@@ -61,7 +61,7 @@ async def test_calls_are_audited_in_a_chain_that_verifies(tmp_path: Path, mode: 
         # Refused by argument validation before it leaves: audited with its mechanism.
         with pytest.raises(MCPError, match="validation: invalid arguments"):
             await c.call_tool("basic__add", {"a": SECRET, "b": 1})
-        # Names the dispatcher does not know are answered before routing: not calls.
+        # Names the dispatcher does not know are refused before routing: audited as such.
         with pytest.raises(MCPError, match="Unknown prompt"):
             await c.get_prompt("basic__nope", {"x": SECRET})
         with pytest.raises(MCPError, match="Unknown tool"):
@@ -76,6 +76,8 @@ async def test_calls_are_audited_in_a_chain_that_verifies(tmp_path: Path, mode: 
     assert [(e["method"], e["target"], e["outcome"], e.get("code")) for e in entries] == [
         ("tools/call", "basic__echo", "ok", None),
         ("tools/call", "basic__add", "error", -32602),
+        ("prompts/get", "basic__nope", "error", -32602),
+        ("tools/call", "basic__nope", "error", -32602),
         ("resources/read", "basic://nothing-here", "error", -32602),
         ("resources/read", "basic://item/7", "ok", None),
     ]
@@ -83,6 +85,9 @@ async def test_calls_are_audited_in_a_chain_that_verifies(tmp_path: Path, mode: 
     assert echo["upstream"] == "basic" and echo["arg_keys"] == ["text"]
     assert add["arg_keys"] == ["a", "b"] and len(add["arg_digest"]) == 64
     assert add.get("mechanism") == "validation"
+    for unknown in entries[2:4]:
+        assert unknown["mechanism"] == "routing" and unknown["upstream"] is None
+        assert unknown["arg_keys"] == ["x"] and len(unknown["arg_digest"]) == 64
     assert echo["client"] and echo["ms"] >= 0 and echo["seq"] == 1
     assert [e["seq"] for e in entries] == list(range(1, len(entries) + 1))
 

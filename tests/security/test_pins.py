@@ -24,7 +24,7 @@ class Host:
     def __init__(self, config: GatewayConfig, store: SqlitePinStore) -> None:
         self.config = config
         self.hooks = Hooks()
-        self.state = State(None, None, None, None, None, store)  # type: ignore[arg-type]
+        self.state = State(None, None, None, None, None, None, None, pins=store)  # type: ignore[arg-type]
         self.refreshed: list[tuple[str, str]] = []
 
     def on_list_changed(self, upstream: str, kind: str) -> None:

@@ -10,8 +10,10 @@ Legacy era only: `server/discover` gets -32601, then the `initialize` handshake.
   * `noisy(lines)`: writes that many lines to its stderr (and a line of plain text that is not
     JSON-RPC to its stdout), then answers.
 Options: `--odd-schema` adds a tool `odd` (answers like `echo`) whose inputSchema no validator
-can compile (an unknown type); `--stubborn` ignores SIGTERM and stdin EOF, and starts a
-grandchild `sleep` in its own process group (so only SIGKILL of the group ends it all);
+can compile (an unknown type); `--annotated` marks `echo` and `stats` read-only and adds a
+destructive tool `remove(path, force)` (answers "removed <path>"); `--stubborn` ignores
+SIGTERM and stdin EOF, and starts a grandchild `sleep` in its own process group (so only
+SIGKILL of the group ends it all);
 `--stderr-chatter` writes to stderr on every request.
 """
 
@@ -31,6 +33,7 @@ parser.add_argument("--name", default="rec")
 parser.add_argument("--stubborn", action="store_true")
 parser.add_argument("--stderr-chatter", action="store_true")
 parser.add_argument("--odd-schema", action="store_true")
+parser.add_argument("--annotated", action="store_true")
 args = parser.parse_args()
 
 TOOLS = [
@@ -55,6 +58,22 @@ TOOLS = [
         "inputSchema": {"type": "object", "properties": {"lines": {"type": "integer"}}},
     },
 ]
+if args.annotated:
+    for t in TOOLS:
+        if t["name"] in ("echo", "stats"):
+            t["annotations"] = {"readOnlyHint": True}
+    remove = {
+        "type": "object",
+        "properties": {"path": {"type": "string"}, "force": {"type": "boolean"}},
+    }
+    TOOLS.append(
+        {
+            "name": "remove",
+            "description": "Remove a file.",
+            "inputSchema": remove,
+            "annotations": {"destructiveHint": True, "readOnlyHint": False},
+        }
+    )
 if args.odd_schema:
     odd = {"type": "object", "properties": {"text": {"type": "no-such-type"}}}
     TOOLS.append({"name": "odd", "description": "Echo text.", "inputSchema": odd})
@@ -99,6 +118,8 @@ def on_call(rid: Any, params: dict[str, Any]) -> None:
     elif name == "stats":
         st = {**state, "pid": os.getpid()}
         text_result(rid, json.dumps(st), st)
+    elif name == "remove":
+        text_result(rid, f"removed {a.get('path', '')}")
     elif name in ("echo", "odd"):
         text_result(rid, f"{args.name}:{a.get('text', '')}")
     elif name == "noisy":

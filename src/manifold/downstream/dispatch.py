@@ -22,7 +22,7 @@ from manifold.downstream.mrtr import HANDLE_PREFIX, ROUND_PREFIX, InputAsk, Park
 from manifold.downstream.session import DownstreamSession, RequestSink, Send
 from manifold.economy.router_tools import GATEWAY, HYBRID_TOOLS, READ_RESULT, ROUTER_TOOLS
 from manifold.economy.router_tools import NAMES as GATEWAY_TOOL_NAMES
-from manifold.hooks import ListingEvent
+from manifold.hooks import ListingEvent, RefusedEvent
 from manifold.middleware.accounting import ListingMeter
 from manifold.pipeline import CallContext
 from manifold.protocol import jsonrpc as rpc
@@ -442,13 +442,31 @@ class Dispatcher:
             if route is None:
                 self._check_upstream_up(name)
                 self._check_withheld(name, r)
-                raise rpc.RpcError(rpc.INVALID_PARAMS, f"Unknown tool: {name}")
+                raise self._refused(r, name, f"Unknown tool: {name}")
         params = (
             self._upstream_params(r, name=route.name)
             if r.params.get("name") != route.name or r.meta
             else r.params
         )
         return await self._call(r, "tools/call", params, route, name)
+
+    def _refused(self, r: Request, name: str, message: str) -> rpc.RpcError:
+        """The error for a name that routes nowhere, told to the `refused` hooks (audit)."""
+        hooks = self.gw.hooks
+        if hooks.refusals:
+            hooks.refused(
+                RefusedEvent(
+                    r.method,
+                    name,
+                    r.params.get("arguments"),
+                    rpc.INVALID_PARAMS,
+                    message,
+                    r.principal,
+                    self._client_name(r),
+                    "" if r.session.shared else r.session.id,
+                )
+            )
+        return rpc.RpcError(rpc.INVALID_PARAMS, message)
 
     def _check_upstream_up(self, name: str) -> None:
         """A name under an upstream that is not running: say that, not "Unknown tool"."""
@@ -467,7 +485,7 @@ class Dispatcher:
             withheld = getattr(addon, "withheld", None)
             if callable(withheld):
                 who = {
-                    "principal": r.session.principal,
+                    "principal": r.principal,
                     "client": self._client_name(r),
                     "session": r.session.id,
                 }
@@ -482,7 +500,7 @@ class Dispatcher:
             await self.gw.wait_ready()
             route = self.gw.catalog.prompt_routes.get(name)
         if route is None:
-            raise rpc.RpcError(rpc.INVALID_PARAMS, f"Unknown prompt: {name}")
+            raise self._refused(r, name, f"Unknown prompt: {name}")
         return await self._call(
             r, "prompts/get", self._upstream_params(r, name=route.name), route, name
         )

@@ -432,6 +432,7 @@ class GatewayTools:
         if isinstance(fields, list) and all(isinstance(f, str) for f in fields):
             inner.fields = fields
         inner.session_key = ctx.session_key
+        inner.principal = ctx.principal  # per-principal rules (policy) apply to the inner call
         return await self.gw.pipeline(inner)
 
     def read_result(self, args: dict[str, Any]) -> rpc.Incoming:

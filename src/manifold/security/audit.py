@@ -36,6 +36,7 @@ import msgspec
 import orjson
 
 from manifold.config import AuditConfig, ConfigError, GatewayConfig
+from manifold.hooks import RefusedEvent
 from manifold.pipeline import CallContext, CallNext
 from manifold.protocol import jsonrpc as rpc
 
@@ -388,6 +389,28 @@ class Audit:
             entry["outcome"] = "ok"
         self._done(entry, t0)
         return res
+
+    def refused(self, event: RefusedEvent) -> None:
+        """A call refused before routing (an unknown name): recorded like a refused call,
+        with `mechanism` "routing" and no upstream."""
+        entry: dict[str, Any] = {
+            "event": "call",
+            "ts": time.time(),
+            "principal": event.principal,
+            "client": event.client_name,
+            "session": event.session_key,
+            "method": event.method,
+            "upstream": None,
+            "target": event.target,
+        }
+        if isinstance(event.arguments, dict):
+            entry["arg_keys"] = sorted(event.arguments)
+            entry["arg_digest"] = _digest(event.arguments)
+        entry["outcome"] = "error"
+        entry["code"] = event.code
+        entry["mechanism"] = "routing"
+        entry["ms"] = 0.0
+        self.log.put(entry)
 
     def _done(self, entry: dict[str, Any], t0: float) -> None:
         entry["ms"] = round((time.perf_counter() - t0) * 1000.0, 3)
