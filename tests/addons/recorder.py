@@ -7,7 +7,8 @@ changes something visible in each, so a test can tell from the client side that 
 - listing: hides tools whose exposed name ends in `pid` (they stay callable: listing is per client);
 - call: records the routed call (principal, upstream era, client era) and passes it on;
 - server_request: prefixes the text of a sampling request's first message with "[relayed] ";
-- notification: prefixes the `data` of log messages with "[seen] ".
+- notification: prefixes the `data` of log messages with "[seen] ";
+- refused: records a call the gateway refused before routing it (an unknown name).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from manifold.hooks import (
     Items,
     ListingEvent,
     NotificationEvent,
+    RefusedEvent,
     ServerRequestContext,
     ServerRequestNext,
 )
@@ -83,3 +85,6 @@ class Recorder:
         if event.method == "notifications/message":
             return {**event.params, "data": f"[seen] {event.params.get('data')}"}
         return event.params
+
+    def refused(self, event: RefusedEvent) -> None:
+        self._record("refused", method=event.method, target=event.target, code=event.code)

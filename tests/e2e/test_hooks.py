@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 from mcp import Client, StdioServerParameters, types
+from mcp.shared.exceptions import MCPError
 
 from tests import support
 from tests.support import MANIFOLD, gateway_http, stdio_upstream, write_config
@@ -100,6 +101,9 @@ async def test_an_addon_sees_and_shapes_every_message_kind(
         assert _text(await c.call_tool("basic__pid", {})).isdigit()
         # call
         assert _text(await c.call_tool("basic__echo", {"text": "hi"})) == "basic:hi"
+        # refused: a name that routes nowhere is refused before any call hook runs
+        with pytest.raises(MCPError, match="Unknown tool"):
+            await c.call_tool("basic__nowhere", {})
         # notification: progress passes, log messages are rewritten
         steps: list[float] = []
 
@@ -126,7 +130,9 @@ async def test_an_addon_sees_and_shapes_every_message_kind(
 
     seen = [json.loads(line) for line in record.read_text().splitlines()]
     kinds = {e["hook"] for e in seen}
-    assert {"call", "catalog", "listing", "server_request", "notification"} <= kinds
+    assert {"call", "catalog", "listing", "server_request", "notification", "refused"} <= kinds
+    assert [e["target"] for e in seen if e["hook"] == "refused"] == ["basic__nowhere"]
+    assert "basic__nowhere" not in {e["exposed"] for e in seen if e["hook"] == "call"}
     calls = [e for e in seen if e["hook"] == "call"]
     assert {e["exposed"] for e in calls} >= {"basic__echo", "basic__pid", "ctl__ask"}
     assert all(e["modern_client"] == (mode == MODERN) for e in calls)
