@@ -84,6 +84,8 @@ class UpstreamConfig(_Strict):
     stderr_lines_per_second: float = Field(default=20.0, gt=0)
     stderr_burst: int = Field(default=200, ge=1)
     stderr_tail: int = Field(default=20, ge=1, le=1000)
+    # Retries, breaker and cache of this upstream over the top-level `resilience:` defaults.
+    resilience: UpstreamResilience | None = None
 
     @model_validator(mode="after")
     def _one_transport(self) -> UpstreamConfig:
@@ -248,6 +250,99 @@ class AuditConfig(_Strict):
     queue_size: int = Field(default=10_000, ge=1, le=1_000_000)
 
 
+class RetryConfig(_Strict):
+    """Retries of calls that are safe to repeat (resilience/retry.py, docs/resilience.md)."""
+
+    enabled: bool = False
+    # Tries in all, the first included (1: never retried).
+    attempts: int = Field(default=3, ge=1, le=10)
+    # Backoff before retry n: a random delay up to min(backoff_max, backoff_initial * 2**n)
+    # ("full jitter", so callers that failed together do not come back together). Seconds.
+    backoff_initial: float = Field(default=0.05, gt=0, le=60)
+    backoff_max: float = Field(default=1.0, gt=0, le=300)
+    # The retry budget per upstream: each call earns `budget_ratio` of a retry, up to
+    # `budget_burst` kept; a retry spends one. So retries stay near that share of the calls,
+    # and a dying upstream gets about (1 + budget_ratio) times its load, never `attempts` times.
+    budget_ratio: float = Field(default=0.2, ge=0, le=1)
+    budget_burst: int = Field(default=10, ge=1, le=100_000)
+    # An upstream that is down and says it restarts later than this (seconds): not retried.
+    max_retry_after: float = Field(default=2.0, ge=0, le=300)
+
+
+class BreakerConfig(_Strict):
+    """The circuit breaker per upstream (resilience/breaker.py)."""
+
+    enabled: bool = False
+    # Opens when at least `min_calls` calls ended in the last `window` seconds and at least
+    # `failure_ratio` of them failed (timeouts, unreachable, server errors).
+    window: float = Field(default=30.0, gt=0, le=3600)
+    min_calls: int = Field(default=10, ge=1, le=1_000_000)
+    failure_ratio: float = Field(default=0.5, gt=0, le=1)
+    # Open this long (seconds); each failed probe doubles it up to `open_for_max`.
+    open_for: float = Field(default=10.0, gt=0, le=3600)
+    open_for_max: float = Field(default=120.0, gt=0, le=86_400)
+    # Calls let through at once while half-open; their outcome closes or reopens it.
+    half_open_probes: int = Field(default=1, ge=1, le=1000)
+
+
+class CacheConfig(_Strict):
+    """The response cache and the coalescing of identical calls (resilience/cache.py)."""
+
+    enabled: bool = False
+    # How long a read-only tool's result is kept (seconds); an answer's own `ttlMs` wins.
+    ttl: float = Field(default=60.0, gt=0, le=86_400)
+    # Bytes of results kept in all (least recently used evicted) and per result (a larger one
+    # is relayed, not kept).
+    max_bytes: int = Field(default=64 * 1024 * 1024, ge=1024, le=16 * 1024**3)
+    max_entry_bytes: int = Field(default=1024 * 1024, ge=256, le=1024**3)
+    # Identical calls in flight at once share one upstream call.
+    coalesce: bool = True
+    # Cache `resources/read` too: for the answer's `ttlMs` (modern upstreams), or `ttl` when
+    # the upstream gives none.
+    resources: bool = True
+
+
+class ResilienceConfig(_Strict):
+    """Retries, breaker and cache: defaults for every upstream (`resilience:` at the top)."""
+
+    retry: RetryConfig = Field(default_factory=RetryConfig)
+    breaker: BreakerConfig = Field(default_factory=BreakerConfig)
+    cache: CacheConfig = Field(default_factory=CacheConfig)
+
+
+class ToolResilience(_Strict):
+    """What one upstream's tools (matched by a glob on the upstream's tool name) override."""
+
+    # Safe to repeat (retried), whatever the tool's annotations say; false: never retried.
+    retry: bool | None = None
+    # Cached and coalesced, whatever its readOnlyHint says; false: never.
+    cache: bool | None = None
+    cache_ttl: float | None = Field(default=None, gt=0, le=86_400)
+    # A breaker of its own, besides the upstream's (a tool that fails alone).
+    breaker: bool = False
+
+
+class UpstreamResilience(ResilienceConfig):
+    """An upstream's `resilience:`: the keys given replace the defaults' (section by section,
+    key by key); `tools` maps tool-name globs to overrides, the first match wins."""
+
+    tools: dict[str, ToolResilience] = Field(default_factory=dict)
+
+
+def resilience_for(top: ResilienceConfig, own: UpstreamResilience | None) -> UpstreamResilience:
+    """An upstream's effective resilience settings: its own keys over the defaults."""
+    if own is None:
+        return UpstreamResilience(retry=top.retry, breaker=top.breaker, cache=top.cache)
+    sections: dict[str, Any] = {}
+    for name in ("retry", "breaker", "cache"):
+        base: BaseModel = getattr(top, name)
+        if name in own.model_fields_set:
+            mine: BaseModel = getattr(own, name)
+            base = base.model_copy(update={k: getattr(mine, k) for k in mine.model_fields_set})
+        sections[name] = base
+    return UpstreamResilience(**sections, tools=own.tools)
+
+
 class SecurityConfig(_Strict):
     redaction: RedactionConfig = Field(default_factory=RedactionConfig)
     validation: ValidationConfig = Field(default_factory=ValidationConfig)
@@ -327,6 +422,7 @@ class GatewayConfig(_Strict):
     security: SecurityConfig = Field(default_factory=SecurityConfig)
     search: SearchConfig = Field(default_factory=SearchConfig)
     schemas: SchemasConfig = Field(default_factory=SchemasConfig)
+    resilience: ResilienceConfig = Field(default_factory=ResilienceConfig)
     # Addons of one's own ("package.module:Factory"), run in this order inside the call chain
     # (see `manifold.addons`); each is imported when the gateway starts.
     addons: list[str] = Field(default_factory=list)

@@ -418,7 +418,11 @@ class HttpFront:
             if not self._origin_ok(req, resp):  # it names the upstreams: same checks as /mcp
                 return
             ups = {n: u.state for n, u in self.gw.upstreams.items()}
-            resp.send(200, _JSON, orjson.dumps({"status": "ok", "upstreams": ups}))
+            body: dict[str, Any] = {"status": "ok", "upstreams": ups}
+            for addon in self.gw.hooks.addons:  # what addons report (circuits, the cache)
+                if callable(report := getattr(addon, "health", None)):
+                    body.update(report())
+            resp.send(200, _JSON, orjson.dumps(body))
         else:
             _text(resp, 404, "Not Found")
 

@@ -1,0 +1,251 @@
+"""The response cache and the coalescing of identical calls in flight.
+
+Only what is safe to share: `tools/call` of tools annotated `readOnlyHint` (or marked
+`cache: true` in the upstream's `resilience.tools`; `cache: false` turns a tool off) and
+`resources/read` (`cache.resources`). The key is a digest of the principal, the upstream, the
+method, the tool name or URI and the arguments in canonical form (keys sorted), so two tenants
+never share an entry; an answer its server marks `cacheScope: "private"` is kept under the
+client session as well, and only for a call that has a session.
+
+How long: the answer's own `ttlMs` when it gives one (0: not kept), else the tool's
+`cache_ttl`, else `ttl`. Never kept: errors, `isError` results, modern input rounds
+(`input_required`, and any call carrying `requestState` or `inputResponses`), answers larger
+than `max_entry_bytes`. The whole cache holds at most `max_bytes` (the top-level setting),
+least recently used evicted first.
+
+Coalescing (`coalesce`): while one such call is in flight, an identical one waits for its
+answer instead of sending its own. A waiter whose client goes away stops waiting; the shared
+call is cancelled when nobody waits for it any more. A private answer goes only to waiters of
+the same session; the others then make their own call.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+import time
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any
+
+import msgspec
+import orjson
+
+from manifold.config import CacheConfig
+from manifold.pipeline import CallContext, CallNext
+from manifold.protocol import jsonrpc as rpc
+from manifold.resilience.policy import Policy, ResilienceHost
+
+log = logging.getLogger("manifold.resilience")
+
+_ENTRY_OVERHEAD = 160  # bytes an entry costs besides its answer (key, record, dict slot)
+_CACHED_METHODS = frozenset({"tools/call", "resources/read"})
+
+
+@dataclass(slots=True)
+class _Entry:
+    raw: bytes
+    expires: float
+    size: int
+
+
+class LruBytes:
+    """Answers by key, bounded in bytes, least recently used evicted first, each expiring."""
+
+    def __init__(self, max_bytes: int) -> None:
+        self.max_bytes = max_bytes
+        self.bytes = 0
+        self.evictions = 0
+        self._d: OrderedDict[bytes, _Entry] = OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self._d)
+
+    def get(self, key: bytes, now: float) -> bytes | None:
+        e = self._d.get(key)
+        if e is None:
+            return None
+        if e.expires <= now:
+            del self._d[key]
+            self.bytes -= e.size
+            return None
+        self._d.move_to_end(key)
+        return e.raw
+
+    def put(self, key: bytes, raw: bytes, expires: float) -> None:
+        size = len(raw) + _ENTRY_OVERHEAD
+        if size > self.max_bytes:
+            return
+        old = self._d.pop(key, None)
+        if old is not None:
+            self.bytes -= old.size
+        self._d[key] = _Entry(raw, expires, size)
+        self.bytes += size
+        while self.bytes > self.max_bytes:
+            _, gone = self._d.popitem(last=False)
+            self.bytes -= gone.size
+            self.evictions += 1
+
+
+class _Flight:
+    """One shared upstream call and how many callers wait for it."""
+
+    __slots__ = ("session", "task", "waiters")
+
+    def __init__(self, task: asyncio.Task[rpc.Incoming], session: str) -> None:
+        self.task = task
+        self.session = session
+        self.waiters = 0
+
+
+def _key(ctx: CallContext) -> bytes:
+    args = ctx.params.get("arguments") if ctx.method == "tools/call" else None
+    h = hashlib.blake2b(digest_size=20)
+    for part in (ctx.principal, ctx.route.upstream, ctx.method, ctx.route.name):
+        h.update(part.encode())
+        h.update(b"\0")
+    if args:
+        h.update(orjson.dumps(args, option=orjson.OPT_SORT_KEYS))
+    return h.digest()
+
+
+def _keepable(raw: bytes, default_ttl: float) -> tuple[float, bool] | None:
+    """(ttl seconds, private) for an answer that may be kept, or None."""
+    if not raw or raw[:1] != b"{":
+        return None
+    if b"isError" in raw or b"resultType" in raw or b"ttlMs" in raw or b"cacheScope" in raw:
+        try:
+            obj = rpc.load_raw(raw)
+        except orjson.JSONDecodeError:
+            return None
+        if not isinstance(obj, dict) or obj.get("isError") is True:
+            return None
+        if obj.get("resultType", "complete") != "complete":
+            return None  # an input round (MRTR) or anything but a final answer
+        ttl = default_ttl
+        ms = obj.get("ttlMs")
+        if isinstance(ms, int | float) and not isinstance(ms, bool):
+            if ms <= 0:
+                return None
+            ttl = ms / 1000.0
+        return ttl, obj.get("cacheScope") == "private"
+    return default_ttl, False
+
+
+class Cache:
+    """The cache addon (outermost of the resilience addons: a hit reaches nothing below)."""
+
+    def __init__(self, policy: Policy, max_bytes: int) -> None:
+        self.policy = policy
+        self.cfg: dict[str, CacheConfig] = {
+            n: s.cache for n, s in policy.settings.items() if s.cache.enabled
+        }
+        self.store = LruBytes(max_bytes)
+        self.flights: dict[bytes, _Flight] = {}
+        self.hits = 0
+        self.misses = 0
+        self.coalesced = 0
+
+    async def call(self, ctx: CallContext, call_next: CallNext) -> rpc.Incoming:
+        up = ctx.route.upstream
+        cfg = self.cfg.get(up)
+        if cfg is None or ctx.method not in _CACHED_METHODS:
+            return await call_next(ctx)
+        facts = self.policy.facts(up, ctx.method, ctx.route.name)
+        if (
+            not facts.cacheable
+            or (ctx.method == "resources/read" and not cfg.resources)
+            or "requestState" in ctx.params
+            or "inputResponses" in ctx.params
+        ):
+            return await call_next(ctx)
+        key = _key(ctx)
+        now = time.monotonic()
+        session = ctx.session_key
+        raw = self.store.get(key, now)
+        if raw is None and session:
+            raw = self.store.get(key + session.encode(), now)
+        if raw is not None:
+            self.hits += 1
+            return rpc.Incoming(result=msgspec.Raw(raw))
+        self.misses += 1
+        ttl = facts.cache_ttl or cfg.ttl
+        if not cfg.coalesce:
+            res = await call_next(ctx)
+            self._keep(key, session, res, ttl, cfg)
+            return res
+        flight = self.flights.get(key)
+        leader = flight is None
+        if flight is None:
+            task = asyncio.ensure_future(call_next(ctx))
+            flight = self.flights[key] = _Flight(task, session)
+            task.add_done_callback(lambda t: self._landed(key, flight, t, ttl, cfg))
+        else:
+            self.coalesced += 1
+        flight.waiters += 1
+        try:
+            res = await asyncio.shield(flight.task)
+        finally:
+            flight.waiters -= 1
+            if flight.waiters == 0 and not flight.task.done():
+                flight.task.cancel()  # nobody waits for it any more: cancel it upstream
+        if leader:
+            return res
+        raw = bytes(res.result or b"")
+        if b"cacheScope" in raw or b"ttlMs" in raw:
+            kept = _keepable(raw, ttl)
+            if kept is None or (kept[1] and (not session or flight.session != session)):
+                # Not to be reused, or private to another client session: ask for itself.
+                return await call_next(ctx)
+        return rpc.Incoming(result=res.result)
+
+    def _landed(
+        self,
+        key: bytes,
+        flight: _Flight,
+        task: asyncio.Task[rpc.Incoming],
+        ttl: float,
+        cfg: CacheConfig,
+    ) -> None:
+        if self.flights.get(key) is flight:
+            del self.flights[key]
+        if task.cancelled() or task.exception() is not None:
+            return
+        self._keep(key, flight.session, task.result(), ttl, cfg)
+
+    def _keep(self, key: bytes, session: str, res: Any, ttl: float, cfg: CacheConfig) -> None:
+        if not isinstance(res, rpc.Incoming) or res.error is not None:
+            return
+        raw = bytes(res.result or b"")
+        if len(raw) > cfg.max_entry_bytes:
+            return
+        kept = _keepable(raw, ttl)
+        if kept is None:
+            return
+        seconds, private = kept
+        if private:
+            if not session:
+                return  # private to a client session, and the call had none
+            key += session.encode()
+        self.store.put(key, raw, time.monotonic() + seconds)
+
+    def health(self) -> dict[str, Any]:
+        s = self.store
+        return {
+            "cache": {
+                "entries": len(s),
+                "bytes": s.bytes,
+                "max_bytes": s.max_bytes,
+                "hits": self.hits,
+                "misses": self.misses,
+                "coalesced": self.coalesced,
+                "evictions": s.evictions,
+            }
+        }
+
+
+def build(gw: ResilienceHost, policy: Policy | None = None) -> Cache | None:
+    policy = policy or Policy(gw)
+    addon = Cache(policy, gw.config.resilience.cache.max_bytes)
+    return addon if addon.cfg else None
