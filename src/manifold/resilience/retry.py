@@ -47,7 +47,7 @@ class RetryBudget:
         self.balance = b if b < self.cap else self.cap
 
     def spend(self) -> bool:
-        if self.balance >= 1.0:
+        if self.balance >= 0.999_999:  # sums of ratios such as 0.1 fall just short of 1
             self.balance -= 1.0
             return True
         self.refused += 1
