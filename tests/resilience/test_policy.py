@@ -9,8 +9,8 @@ import pytest
 
 from manifold.catalog import Catalog
 from manifold.config import ConfigError, GatewayConfig, parse_config
-from manifold.resilience.policy import Policy, transient
 from manifold.protocol import jsonrpc as rpc
+from manifold.resilience.policy import Policy, transient
 from manifold.upstream import errors
 from manifold.upstream.session import UpstreamError
 
