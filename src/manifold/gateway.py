@@ -8,6 +8,7 @@ everything the gateway knows between messages.
 from __future__ import annotations
 
 import asyncio
+import functools
 import gc
 import logging
 from collections.abc import Sequence
@@ -69,6 +70,10 @@ class Gateway:
         chain = as_addons(middleware) if middleware else build_addons(self, addons)
         self.hooks = Hooks(chain)
         self.pipeline = self.hooks.call_chain(self.router)
+        # The retry addon, when on, also retries the gateway's own list fetches (reads).
+        self._retrying = next(
+            (r for a in chain if callable(r := getattr(a, "retrying", None))), None
+        )
         self.dispatcher = Dispatcher(self)
         self.cursors = Cursors(self.state.secrets.key("cursor"))
         self.parking = self.state.parking
@@ -196,7 +201,13 @@ class Gateway:
         cursor: Any = None
         for _ in range(1000):
             params = {"cursor": cursor} if cursor is not None else {}
-            msg = await up.request(LIST_METHODS[kind], params)
+            method = LIST_METHODS[kind]
+            if self._retrying is None:
+                msg = await up.request(method, params)
+            else:
+                msg = await self._retrying(
+                    up.name, method, functools.partial(up.request, method, params)
+                )
             res = rpc.load_raw(msg.result) if msg.result else {}
             page = res.get(kind) or []
             items.extend(x for x in page if isinstance(x, dict))

@@ -93,6 +93,16 @@ def test_only_calls_safe_to_repeat_are_retried(gateway: Any, tmp_path: Path) -> 
     assert "retrying tools/call read on upstream flaky" in gw.log_text()
 
 
+def test_a_list_that_fails_once_is_fetched_again(gateway: Any, tmp_path: Path) -> None:
+    """The upstream's first `tools/list` fails: with retries on, the gateway asks again and
+    its tools are listed (without, they would stay missing until a list_changed)."""
+    up = flaky(tmp_path / "calls.txt", "--list-fails", "1")
+    gw = gateway({"flaky": up}, resilience={"retry": RETRY})
+    names = {t["name"] for t in gw.call("tools/list", {})["result"]["tools"]}
+    assert "flaky__read" in names, names
+    assert "retrying tools/list on upstream flaky" in gw.log_text()
+
+
 def test_the_retry_budget_keeps_a_dying_upstream_from_being_multiplied(
     gateway: Any, tmp_path: Path
 ) -> None:

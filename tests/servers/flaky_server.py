@@ -10,6 +10,7 @@ Options:
                       0 (the default): none
   --fault-file FILE   faults only while FILE exists (a test removes it to heal the server)
   --delay S           answer (healthy calls) after S seconds, concurrently
+  --list-fails N      the first N `tools/list` requests get -32603 (a list that fails once)
 
 Tools (each takes `key`, a string): `read` (readOnlyHint), `idem` (idempotentHint), `write`
 (no annotation), `whoami` (readOnlyHint; its answer is marked `cacheScope: "private"` with
@@ -34,6 +35,7 @@ parser.add_argument("--fault", choices=["error", "hang", "crash"], default="erro
 parser.add_argument("--fail-every", type=int, default=0)
 parser.add_argument("--fault-file", default="")
 parser.add_argument("--delay", type=float, default=0.0)
+parser.add_argument("--list-fails", type=int, default=0)
 args = parser.parse_args()
 
 _KEY = {"type": "object", "properties": {"key": {"type": "string"}}}
@@ -74,6 +76,10 @@ def faulty(n: int) -> bool:
 for line in sys.stdin:
     msg = json.loads(line)
     rid, method = msg.get("id"), msg.get("method")
+    if method == "tools/list" and args.list_fails > 0:
+        args.list_fails -= 1
+        send({"jsonrpc": "2.0", "id": rid, "error": {"code": -32603, "message": "not yet"}})
+        continue
     if rid is None or answer_basics(msg, "flaky", TOOLS):
         continue
     params = msg.get("params") or {}

@@ -21,6 +21,7 @@ import asyncio
 import logging
 import random
 import time
+from collections.abc import Awaitable, Callable
 
 from manifold.config import RetryConfig
 from manifold.pipeline import CallContext, CallNext
@@ -78,18 +79,33 @@ class Retry:
         cfg = self.cfg.get(up)
         if cfg is None:
             return await call_next(ctx)
-        budget = self.budgets[up]
-        budget.earn()
+        self.budgets[up].earn()
         if not self.policy.facts(up, ctx.method, ctx.route.name).retry_safe or (
             "requestState" in ctx.params or "inputResponses" in ctx.params
         ):
             return await call_next(ctx)
+        return await self._tries(up, cfg, f"{ctx.method} {ctx.route.name}", lambda: call_next(ctx))
+
+    async def retrying(
+        self, upstream: str, what: str, send: Callable[[], Awaitable[rpc.Incoming]]
+    ) -> rpc.Incoming:
+        """`send()` with this upstream's retries: for the gateway's own reads (its lists)."""
+        cfg = self.cfg.get(upstream)
+        if cfg is None:
+            return await send()
+        self.budgets[upstream].earn()
+        return await self._tries(upstream, cfg, what, send)
+
+    async def _tries(
+        self, up: str, cfg: RetryConfig, what: str, send: Callable[[], Awaitable[rpc.Incoming]]
+    ) -> rpc.Incoming:
+        budget = self.budgets[up]
         attempt = 1
         while True:
             try:
-                return await call_next(ctx)
+                return await send()
             except rpc.RpcError as e:
-                if not self._again(e, attempt, cfg, budget, ctx):
+                if not self._again(e, attempt, cfg, budget, up, what):
                     raise
                 why: BaseException = e
             delay = random.uniform(
@@ -102,9 +118,8 @@ class Retry:
                 delay = max(delay, ra + 0.1)
             self.retries[up] += 1
             log.info(
-                "retrying %s %s on upstream %s (try %d of %d) in %.0f ms: %s",
-                ctx.method,
-                ctx.route.name,
+                "retrying %s on upstream %s (try %d of %d) in %.0f ms: %s",
+                what,
                 up,
                 attempt + 1,
                 cfg.attempts,
@@ -120,7 +135,8 @@ class Retry:
         attempt: int,
         cfg: RetryConfig,
         budget: RetryBudget,
-        ctx: CallContext,
+        up: str,
+        what: str,
     ) -> bool:
         if attempt >= cfg.attempts or not transient(e):
             return False
@@ -133,11 +149,10 @@ class Retry:
         if now - budget.warned_at >= 10.0:  # one line per upstream every 10 s at most
             budget.warned_at = now
             log.warning(
-                "upstream %s: retry budget spent (%d retries refused so far): %s %s not retried",
-                ctx.route.upstream,
+                "upstream %s: retry budget spent (%d retries refused so far): %s not retried",
+                up,
                 budget.refused,
-                ctx.method,
-                ctx.route.name,
+                what,
             )
         return False
 
