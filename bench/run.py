@@ -41,7 +41,7 @@ from bench.driver import HttpProc, RpcError, StdioConn
 REPO = Path(__file__).resolve().parent.parent
 CATALOG = REPO / "bench" / "data" / "leanproxy-catalog.json"
 UPSTREAMS = ("github", "jira", "slack", "garmin", "postgres")
-MEASURES = ("paced", "burst", "parallel", "blob", "http", "rss", "soak", "load")
+MEASURES = ("paced", "burst", "parallel", "blob", "http", "rss", "soak", "load", "resilience")
 MAX_IN_FLIGHT = 32
 BLOB_BYTES = 5 * 1024 * 1024
 MiB = 1024.0
@@ -779,6 +779,87 @@ async def measure_load(ctx: Ctx) -> None:
     )
 
 
+# The loaded resilience config: every mechanism on for every upstream, and the echo tool
+# marked safe to retry and to cache, so each call passes the cache (a miss: every call has
+# distinct arguments), coalescing, the breaker and the retry addon.
+LOADED_RESILIENCE: JsonObj = {
+    "retry": {"enabled": True},
+    "breaker": {"enabled": True},
+    "cache": {"enabled": True},
+    "tools": {"echo": {"retry": True, "cache": True}},
+}
+
+
+async def measure_resilience(ctx: Ctx) -> None:
+    """Paced echo calls: direct, through the default config, and through the loaded resilience
+    config (timeout, retries, breaker, cache and coalescing), alternating short blocks in one
+    run. Target: the loaded config adds at most 10% to the default config's p50 overhead."""
+    n = ctx.n(300, 60)
+    block = 10
+    warm = ctx.n(30, 10)
+    samples: dict[str, list[float]] = {"direct": [], "default": [], "loaded": []}
+    g_error: JsonObj | None = None
+    async with contextlib.AsyncExitStack() as stack:
+        mock = await start_mock(ctx)
+        stack.push_async_callback(mock.close)
+        conns: dict[str, StdioConn] = {}
+        try:
+            for label in ("default", "loaded"):
+                ups = stdio_upstreams(ctx)
+                if label == "loaded":
+                    for u in ups.values():
+                        u["timeout"] = 30
+                        u["resilience"] = LOADED_RESILIENCE
+                conn = await start_gateway_stdio(ctx, f"resilience-{label}", ups)
+                stack.push_async_callback(close_gateway, ctx, conn)
+                await driver.paced_calls(conn, "github__echo", warm, tag=f"w{label}")
+                conns[label] = conn
+        except GatewayUnavailable as exc:
+            g_error = {"error": str(exc), "not_run": True}
+        except RpcError as exc:
+            g_error = {"error": f"{type(exc).__name__}: {exc}"}
+        await driver.paced_calls(mock, "echo", warm, tag="wd")
+        for b in range(0, n, block):
+            k = min(block, n - b)
+            samples["direct"] += await driver.paced_calls(mock, "echo", k, tag=f"d{b}")
+            if g_error is None:
+                try:
+                    for label, conn in conns.items():
+                        samples[label] += await driver.paced_calls(
+                            conn, "github__echo", k, tag=f"{label[0]}{b}"
+                        )
+                except RpcError as exc:
+                    g_error = {"error": f"RpcError: {exc}"}
+    d = driver.summary_ms(samples["direct"])
+    base = driver.summary_ms(samples["default"]) if g_error is None else g_error
+    loaded = driver.summary_ms(samples["loaded"]) if g_error is None else g_error
+    ctx.details["resilience"] = {"direct": d, "default": base, "loaded": loaded, "calls": n}
+
+    def judge(b: JsonObj, g: JsonObj) -> tuple[bool, str]:
+        over_default = b["p50_ms"] - d["p50_ms"]
+        over_loaded = g["p50_ms"] - d["p50_ms"]
+        extra = over_loaded - over_default
+        share = extra / over_default if over_default > 0 else 0.0
+        g["extra_p50_ms"] = extra
+        g["extra_share_of_overhead"] = share
+        note = (
+            f"p50 overhead over direct ({d['p50_ms']:.3f} ms): default {over_default:.3f} ms, "
+            f"loaded {over_loaded:.3f} ms, extra {extra * 1000:+.0f} us ({share:+.0%}); "
+            f"{n} calls a side"
+        )
+        return share <= 0.10, note
+
+    verdict(
+        ctx,
+        "stdio paced echo p50, loaded resilience config vs default",
+        "ms",
+        "extra <= 10% of the default overhead",
+        (base, loaded),
+        "p50_ms",
+        judge,
+    )
+
+
 RUNNERS: dict[str, Callable[[Ctx], Awaitable[None]]] = {
     "paced": measure_paced,
     "burst": measure_burst,
@@ -788,6 +869,7 @@ RUNNERS: dict[str, Callable[[Ctx], Awaitable[None]]] = {
     "rss": measure_rss,
     "soak": measure_soak,
     "load": measure_load,
+    "resilience": measure_resilience,
 }
 
 

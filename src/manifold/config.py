@@ -293,7 +293,7 @@ class CacheConfig(_Strict):
     ttl: float = Field(default=60.0, gt=0, le=86_400)
     # Bytes of results kept in all (least recently used evicted) and per result (a larger one
     # is relayed, not kept).
-    max_bytes: int = Field(default=64 * 1024 * 1024, ge=1024, le=16 * 1024**3)
+    max_bytes: int = Field(default=16 * 1024 * 1024, ge=1024, le=16 * 1024**3)
     max_entry_bytes: int = Field(default=1024 * 1024, ge=256, le=1024**3)
     # Identical calls in flight at once share one upstream call.
     coalesce: bool = True

@@ -19,7 +19,7 @@ from manifold.resilience.policy import Policy
 
 
 def test_the_lru_is_bounded_in_bytes_and_evicts_the_least_recently_used() -> None:
-    lru = LruBytes(3 * (100 + 160))
+    lru = LruBytes(3 * (100 + 256))
     for k in (b"a", b"b", b"c"):
         lru.put(k, b"x" * 100, 100.0)
     assert lru.get(b"a", 0.0) is not None  # a is now the most recent
@@ -123,23 +123,31 @@ async def test_identical_calls_in_flight_share_one_call_and_the_answer_is_kept()
     assert up.calls == 3
 
 
-async def test_a_waiter_that_leaves_does_not_cancel_the_shared_call_for_the_others() -> None:
+async def test_a_cancelled_first_call_lets_the_waiters_ask_themselves() -> None:
     c, up = cache(), Upstream()
     first = asyncio.ensure_future(c.call(ctx({"k": 1}), up))
+    await asyncio.sleep(0.01)
     second = asyncio.ensure_future(c.call(ctx({"k": 1}), up))
+    third = asyncio.ensure_future(c.call(ctx({"k": 1}), up))
     await asyncio.sleep(0.01)
-    first.cancel()
+    assert up.calls == 1
+    first.cancel()  # its client went away: cancelled upstream
     await asyncio.sleep(0.01)
-    assert up.cancelled == 0
+    assert up.cancelled == 1
+    assert up.calls == 2  # one of the waiters asked again, the other waits for it
     up.gate.set()
-    assert bytes((await second).result) == b'{"content":[]}'
-    # When every waiter leaves, the shared call is cancelled.
+    assert bytes((await second).result) == bytes((await third).result) == b'{"content":[]}'
+    assert not c.flights
+    # A waiter that leaves does not disturb the call it waited for.
     up2 = Upstream()
-    only = asyncio.ensure_future(c.call(ctx({"k": 2}), up2))
+    lead = asyncio.ensure_future(c.call(ctx({"k": 2}), up2))
     await asyncio.sleep(0.01)
-    only.cancel()
+    waiter = asyncio.ensure_future(c.call(ctx({"k": 2}), up2))
     await asyncio.sleep(0.01)
-    assert up2.cancelled == 1 and not c.flights
+    waiter.cancel()
+    await asyncio.sleep(0.01)
+    up2.gate.set()
+    assert bytes((await lead).result) == b'{"content":[]}' and up2.cancelled == 0
 
 
 async def test_a_private_answer_goes_to_its_own_session_only() -> None:

@@ -197,27 +197,26 @@ class Breaker:
                 if probe:
                     c.release_probe()
                 raise t.refusal(now)
-        ok = False
-        decided = False
         try:
             res = await call_next(ctx)
-            ok = decided = True
-            return res
         except rpc.RpcError as e:
             ok = not transient(e)
-            decided = True
-            raise
-        finally:
             now = time.monotonic()
-            if decided:
-                c.record(ok, probe, now)
-                if t is not None:
-                    t.record(ok, tprobe, now)
-            else:  # cancelled, or a bug below: no verdict on the upstream
-                if probe:
-                    c.release_probe()
-                if t is not None and tprobe:
-                    t.release_probe()
+            c.record(ok, probe, now)
+            if t is not None:
+                t.record(ok, tprobe, now)
+            raise
+        except BaseException:  # cancelled, or a bug below: no verdict on the upstream
+            if probe:
+                c.release_probe()
+            if t is not None and tprobe:
+                t.release_probe()
+            raise
+        now = time.monotonic()
+        c.record(True, probe, now)
+        if t is not None:
+            t.record(True, tprobe, now)
+        return res
 
     def health(self) -> dict[str, Any]:
         now = time.monotonic()

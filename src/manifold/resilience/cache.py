@@ -14,9 +14,10 @@ than `max_entry_bytes`. The whole cache holds at most `max_bytes` (the top-level
 least recently used evicted first.
 
 Coalescing (`coalesce`): while one such call is in flight, an identical one waits for its
-answer instead of sending its own. A waiter whose client goes away stops waiting; the shared
-call is cancelled when nobody waits for it any more. A private answer goes only to waiters of
-the same session; the others then make their own call.
+answer instead of sending its own (and gets its error, too). The first call runs in its
+caller's task (no task of its own, so a miss costs little): when its client cancels it, it is
+cancelled upstream as usual and the waiters make their own call. A private answer goes only to
+waiters of the same session; the others then make their own call.
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ from manifold.resilience.policy import Policy, ResilienceHost
 
 log = logging.getLogger("manifold.resilience")
 
-_ENTRY_OVERHEAD = 160  # bytes an entry costs besides its answer (key, record, dict slot)
+_ENTRY_OVERHEAD = 256  # bytes an entry costs besides its answer (key, record, LRU node)
 _CACHED_METHODS = frozenset({"tools/call", "resources/read"})
 
 
@@ -88,26 +89,27 @@ class LruBytes:
             self.evictions += 1
 
 
+class _LeaderGone(Exception):
+    """The call that others waited for was cancelled by its own caller."""
+
+
 class _Flight:
-    """One shared upstream call and how many callers wait for it."""
+    """One upstream call in flight; identical calls wait on `future` (made by the first)."""
 
-    __slots__ = ("session", "task", "waiters")
+    __slots__ = ("future", "session")
 
-    def __init__(self, task: asyncio.Task[rpc.Incoming], session: str) -> None:
-        self.task = task
+    def __init__(self, session: str) -> None:
+        self.future: asyncio.Future[rpc.Incoming] | None = None
         self.session = session
-        self.waiters = 0
 
 
 def _key(ctx: CallContext) -> bytes:
     args = ctx.params.get("arguments") if ctx.method == "tools/call" else None
-    h = hashlib.blake2b(digest_size=20)
-    for part in (ctx.principal, ctx.route.upstream, ctx.method, ctx.route.name):
-        h.update(part.encode())
-        h.update(b"\0")
-    if args:
-        h.update(orjson.dumps(args, option=orjson.OPT_SORT_KEYS))
-    return h.digest()
+    r = ctx.route
+    data = orjson.dumps(
+        [ctx.principal, r.upstream, ctx.method, r.name, args], option=orjson.OPT_SORT_KEYS
+    )
+    return hashlib.blake2b(data, digest_size=20).digest()
 
 
 def _keepable(raw: bytes, default_ttl: float) -> tuple[float, bool] | None:
@@ -176,22 +178,15 @@ class Cache:
             self._keep(key, session, res, ttl, cfg)
             return res
         flight = self.flights.get(key)
-        leader = flight is None
         if flight is None:
-            task = asyncio.ensure_future(call_next(ctx))
-            flight = self.flights[key] = _Flight(task, session)
-            task.add_done_callback(lambda t: self._landed(key, flight, t, ttl, cfg))
-        else:
-            self.coalesced += 1
-        flight.waiters += 1
+            return await self._lead(ctx, call_next, key, session, ttl, cfg)
+        self.coalesced += 1
+        if flight.future is None:
+            flight.future = asyncio.get_running_loop().create_future()
         try:
-            res = await asyncio.shield(flight.task)
-        finally:
-            flight.waiters -= 1
-            if flight.waiters == 0 and not flight.task.done():
-                flight.task.cancel()  # nobody waits for it any more: cancel it upstream
-        if leader:
-            return res
+            res = await asyncio.shield(flight.future)
+        except _LeaderGone:
+            return await self.call(ctx, call_next)  # its caller left: this one asks itself
         raw = bytes(res.result or b"")
         if b"cacheScope" in raw or b"ttlMs" in raw:
             kept = _keepable(raw, ttl)
@@ -200,19 +195,48 @@ class Cache:
                 return await call_next(ctx)
         return rpc.Incoming(result=res.result)
 
-    def _landed(
+    async def _lead(
+        self,
+        ctx: CallContext,
+        call_next: CallNext,
+        key: bytes,
+        session: str,
+        ttl: float,
+        cfg: CacheConfig,
+    ) -> rpc.Incoming:
+        """Make the call; identical calls arriving meanwhile wait for its answer."""
+        self.flights[key] = flight = _Flight(session)
+        try:
+            res = await call_next(ctx)
+        except asyncio.CancelledError:
+            # The caller left (its client cancelled): waiters make their own call.
+            self._land(key, flight, exc=_LeaderGone())
+            raise
+        except BaseException as e:
+            self._land(key, flight, exc=e)
+            raise
+        self._land(key, flight, res=res)
+        self._keep(key, session, res, ttl, cfg)
+        return res
+
+    def _land(
         self,
         key: bytes,
         flight: _Flight,
-        task: asyncio.Task[rpc.Incoming],
-        ttl: float,
-        cfg: CacheConfig,
+        res: rpc.Incoming | None = None,
+        exc: BaseException | None = None,
     ) -> None:
         if self.flights.get(key) is flight:
             del self.flights[key]
-        if task.cancelled() or task.exception() is not None:
+        f = flight.future
+        if f is None:  # nobody waited
             return
-        self._keep(key, flight.session, task.result(), ttl, cfg)
+        if exc is not None:
+            f.set_exception(exc)
+            f.exception()  # nobody may be waiting: not an "exception never retrieved"
+        else:
+            assert res is not None
+            f.set_result(res)
 
     def _keep(self, key: bytes, session: str, res: Any, ttl: float, cfg: CacheConfig) -> None:
         if not isinstance(res, rpc.Incoming) or res.error is not None:

@@ -84,7 +84,14 @@ class Retry:
             "requestState" in ctx.params or "inputResponses" in ctx.params
         ):
             return await call_next(ctx)
-        return await self._tries(up, cfg, f"{ctx.method} {ctx.route.name}", lambda: call_next(ctx))
+        try:  # the first try inline: a call that succeeds costs no more than this
+            return await call_next(ctx)
+        except rpc.RpcError as e:
+            what = f"{ctx.method} {ctx.route.name}"
+            if not self._again(e, 1, cfg, self.budgets[up], up, what):
+                raise
+            first = e
+        return await self._tries(up, cfg, what, lambda: call_next(ctx), first)
 
     async def retrying(
         self, upstream: str, what: str, send: Callable[[], Awaitable[rpc.Incoming]]
@@ -94,20 +101,26 @@ class Retry:
         if cfg is None:
             return await send()
         self.budgets[upstream].earn()
-        return await self._tries(upstream, cfg, what, send)
+        try:
+            return await send()
+        except rpc.RpcError as e:
+            if not self._again(e, 1, cfg, self.budgets[upstream], upstream, what):
+                raise
+            first = e
+        return await self._tries(upstream, cfg, what, send, first)
 
     async def _tries(
-        self, up: str, cfg: RetryConfig, what: str, send: Callable[[], Awaitable[rpc.Incoming]]
+        self,
+        up: str,
+        cfg: RetryConfig,
+        what: str,
+        send: Callable[[], Awaitable[rpc.Incoming]],
+        why: rpc.RpcError,
     ) -> rpc.Incoming:
+        """Retries after the first try failed with `why` (and the budget allowed one)."""
         budget = self.budgets[up]
         attempt = 1
         while True:
-            try:
-                return await send()
-            except rpc.RpcError as e:
-                if not self._again(e, attempt, cfg, budget, up, what):
-                    raise
-                why: BaseException = e
             delay = random.uniform(
                 0.0, min(cfg.backoff_max, cfg.backoff_initial * 2 ** (attempt - 1))
             )
@@ -128,6 +141,12 @@ class Retry:
             )
             await asyncio.sleep(delay)
             attempt += 1
+            try:
+                return await send()
+            except rpc.RpcError as e:
+                if not self._again(e, attempt, cfg, budget, up, what):
+                    raise
+                why = e
 
     def _again(
         self,
