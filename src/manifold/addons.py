@@ -92,6 +92,8 @@ def build_addons(gw: Gateway, extra: Sequence[object] = ()) -> list[object]:
     resil = [
         m for m in ("cache", "breaker", "retry") if any(getattr(s, m).enabled for s in settings)
     ]
+    if gw.replicas:  # some upstream runs several instances of its server
+        resil.append("replicas")
     if resil:
         from manifold.resilience.policy import Policy
 

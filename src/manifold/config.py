@@ -42,6 +42,18 @@ class ToolFilter(_Strict):
     deny: list[str] = Field(default_factory=list)
 
 
+class ReplicaEndpoint(_Strict):
+    """One more instance of an upstream's server: the keys that differ from the upstream's own
+    (for stdio `command`, `args`, `env`, `cwd`; for HTTP `url`, `headers`)."""
+
+    command: str | None = None
+    args: list[str] | None = None
+    env: dict[str, str] | None = None
+    cwd: str | None = None
+    url: str | None = None
+    headers: dict[str, str] | None = None
+
+
 class UpstreamConfig(_Strict):
     """One MCP server behind the gateway."""
 
@@ -86,6 +98,10 @@ class UpstreamConfig(_Strict):
     stderr_tail: int = Field(default=20, ge=1, le=1000)
     # Retries, breaker and cache of this upstream over the top-level `resilience:` defaults.
     resilience: UpstreamResilience | None = None
+    # Replicas of this server (resilience/replicas.py): `count` identical stdio processes in
+    # all, or `replicas`, more instances each given by the keys that differ.
+    count: int = Field(default=1, ge=1, le=64)
+    replicas: list[ReplicaEndpoint] = Field(default_factory=list, max_length=63)
 
     @model_validator(mode="after")
     def _one_transport(self) -> UpstreamConfig:
@@ -99,7 +115,32 @@ class UpstreamConfig(_Strict):
             raise ValueError(f"transport '{self.transport}' needs 'url'")
         if self.url and not re.match(r"^https?://", self.url):
             raise ValueError(f"'url' must start with http:// or https:// (got {self.url!r})")
+        if self.count > 1 and (self.url or self.replicas):
+            raise ValueError("'count' runs identical stdio processes; HTTP servers use 'replicas'")
+        own = {"command", "args", "env", "cwd"} if self.command else {"url", "headers"}
+        for i, r in enumerate(self.replicas):
+            other = sorted(r.model_fields_set - own)
+            if other:
+                kind = "stdio" if self.command else "HTTP"
+                raise ValueError(
+                    f"replicas[{i}]: {', '.join(other)} does not fit a {kind} upstream "
+                    f"(give {', '.join(sorted(own))})"
+                )
+            if r.url and not re.match(r"^https?://", r.url):
+                raise ValueError(f"replicas[{i}].url must start with http:// or https://")
         return self
+
+    def replica_configs(self, name: str) -> list[tuple[str, UpstreamConfig]]:
+        """The configs of this upstream's other replicas, named `<name>#2`, `<name>#3`, ..."""
+        plain = {"count": 1, "replicas": []}
+        if self.count > 1:
+            return [
+                (f"{name}#{i}", self.model_copy(update=plain)) for i in range(2, self.count + 1)
+            ]
+        return [
+            (f"{name}#{i}", self.model_copy(update={**r.model_dump(exclude_unset=True), **plain}))
+            for i, r in enumerate(self.replicas, start=2)
+        ]
 
     @property
     def kind(self) -> Literal["stdio", "streamable-http", "sse"]:
@@ -302,12 +343,32 @@ class CacheConfig(_Strict):
     resources: bool = True
 
 
+class ReplicasConfig(_Strict):
+    """How calls are spread over an upstream's replicas (`count` or `replicas` on the upstream;
+    resilience/replicas.py)."""
+
+    balance: Literal["least_in_flight", "round_robin"] = "least_in_flight"
+    # A client session stays on the replica it started on (a stateful server) while that one
+    # is in service; at most `max_pins` sessions are remembered (the oldest forgotten).
+    sticky: bool = False
+    max_pins: int = Field(default=10_000, ge=1, le=1_000_000)
+    # Failures in a row (no answer, connection errors, server errors) that take a replica out
+    # of service for `eject_for` seconds; the last replica in service is never ejected.
+    eject_after: int = Field(default=3, ge=1, le=1000)
+    eject_for: float = Field(default=30.0, gt=0, le=3600)
+    # Read-only calls: when the first replica has not answered after `hedge_delay` seconds
+    # (unset: the p95 of the upstream's recent calls), ask a second; the first answer wins.
+    hedge: bool = False
+    hedge_delay: float | None = Field(default=None, gt=0, le=600)
+
+
 class ResilienceConfig(_Strict):
     """Retries, breaker and cache: defaults for every upstream (`resilience:` at the top)."""
 
     retry: RetryConfig = Field(default_factory=RetryConfig)
     breaker: BreakerConfig = Field(default_factory=BreakerConfig)
     cache: CacheConfig = Field(default_factory=CacheConfig)
+    replicas: ReplicasConfig = Field(default_factory=ReplicasConfig)
 
 
 class ToolResilience(_Strict):
@@ -332,9 +393,11 @@ class UpstreamResilience(ResilienceConfig):
 def resilience_for(top: ResilienceConfig, own: UpstreamResilience | None) -> UpstreamResilience:
     """An upstream's effective resilience settings: its own keys over the defaults."""
     if own is None:
-        return UpstreamResilience(retry=top.retry, breaker=top.breaker, cache=top.cache)
+        return UpstreamResilience(
+            retry=top.retry, breaker=top.breaker, cache=top.cache, replicas=top.replicas
+        )
     sections: dict[str, Any] = {}
-    for name in ("retry", "breaker", "cache"):
+    for name in ("retry", "breaker", "cache", "replicas"):
         base: BaseModel = getattr(top, name)
         if name in own.model_fields_set:
             mine: BaseModel = getattr(own, name)

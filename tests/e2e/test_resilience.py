@@ -342,3 +342,82 @@ async def test_the_breaker_opens_fails_fast_probes_and_closes(tmp_path: Path) ->
     assert "circuit flaky opened: 4 of 4 calls failed" in text
     assert "circuit flaky opened: a probe failed" in text
     assert "circuit flaky closed" in text
+
+
+def pid_of(resp: dict[str, Any]) -> int:
+    return int(text_of(resp).rsplit(":", 1)[1])
+
+
+def test_killing_one_of_three_replicas_loses_no_read(gateway: Any, tmp_path: Path) -> None:
+    """Three replicas of a server (`count: 3`) share the load; one is killed while 60 slow
+    read-only calls are in flight: each call still gets its answer (the lost ones fail over
+    to the others), the dead replica is ejected, the others take the load, and it returns
+    to service (restarted) after `eject_for`. Ejection and return are logged."""
+    import os
+    import signal
+
+    log = tmp_path / "calls.txt"
+    up = flaky(log, "--delay", "0.3", count=3, restart_backoff_initial=0.2)
+    replicas = {"eject_after": 2, "eject_for": 1.5}
+    gw = gateway({"svc": up}, resilience={"replicas": replicas})
+    pids = {pid_of(gw.tool("svc__pid", {"key": f"p{i}"})) for i in range(6)}
+    assert len(pids) == 3, pids  # in turn: each replica served
+    victim = sorted(pids)[0]
+    ids = [
+        gw.send("tools/call", {"name": "svc__pid", "arguments": {"key": f"k{i}"}})
+        for i in range(60)
+    ]
+    time.sleep(0.1)  # the calls are spread and in flight
+    os.kill(victim, signal.SIGKILL)
+    served = Counter(pid_of(gw.wait_answer(rid)) for rid in ids)
+    assert sum(served.values()) == 60
+    assert set(served) <= pids, served  # answered by the three (the victim before it died)
+    # Every call the victim lost was answered by another replica: failover happened.
+    assert served[victim] < 20, served
+    text = gw.log_text()
+    assert "replica svc" in text and "ejected after" in text, text[-3000:]
+    # While it is out, the two others serve everything.
+    during = {pid_of(gw.tool("svc__pid", {"key": f"d{i}"})) for i in range(6)}
+    assert victim not in during and len(during) == 2, during
+    # After eject_for it is back, restarted (a new process).
+    back = poll(lambda: {pid_of(gw.tool("svc__pid", {"key": "b"})) for _ in range(3)} - pids, 15)
+    assert back, back
+    assert "returns to service" in gw.log_text()
+    answered_once(gw, ids)
+
+
+def test_a_slow_replica_is_hedged_for_reads_only(gateway: Any, tmp_path: Path) -> None:
+    """Two replicas, the first slow (2 s a call), the second quick; with hedging after 0.2 s a
+    read-only call that went to the slow one is also sent to the quick one, whose answer wins
+    (both received it); a call without the annotation is never sent twice."""
+    log = tmp_path / "calls.txt"
+    slow = flaky(log, "--delay", "2")
+    quick_args = [*slow["args"][:-2], "--delay", "0"]
+    slow["replicas"] = [{"args": quick_args}]
+    replicas = {"balance": "round_robin", "hedge": True, "hedge_delay": 0.2}
+    gw = gateway({"svc": slow}, resilience={"replicas": replicas})
+    ids = [
+        gw.send("tools/call", {"name": "svc__pid", "arguments": {"key": f"r{i}"}}) for i in range(4)
+    ]
+    answers = [gw.wait_answer(rid, timeout=10) for rid in ids]
+    served = {pid_of(a) for a in answers}
+    assert len(served) == 1, served  # all from the quick replica
+    seen = Counter(received(log))
+    assert sorted(seen[f"pid r{i}"] for i in range(4)) == [1, 1, 2, 2], seen  # 2 hedged
+    writes = [
+        gw.send("tools/call", {"name": "svc__write", "arguments": {"key": f"w{i}"}})
+        for i in range(2)
+    ]
+    for rid in writes:
+        assert text_of(gw.wait_answer(rid, timeout=10)).startswith("write:w")
+    seen = Counter(received(log))
+    assert [seen[f"write w{i}"] for i in range(2)] == [1, 1], seen
+    answered_once(gw, ids + writes)
+
+
+def test_a_sticky_session_stays_on_its_replica(gateway: Any, tmp_path: Path) -> None:
+    """`sticky`: a client session (here the stdio client) keeps the replica it started on
+    (a stateful server), where without it calls are spread over the three."""
+    up = flaky(tmp_path / "calls.txt", count=3)
+    gw = gateway({"svc": up}, resilience={"replicas": {"sticky": True}})
+    assert len({pid_of(gw.tool("svc__pid", {"key": f"p{i}"})) for i in range(6)}) == 1

@@ -15,7 +15,8 @@ Options:
 Tools (each takes `key`, a string): `read` (readOnlyHint), `idem` (idempotentHint), `write`
 (no annotation), `whoami` (readOnlyHint; its answer is marked `cacheScope: "private"` with
 `ttlMs: 60000`, as a server marks an answer that belongs to the user who asked). A healthy
-answer is the text "<tool>:<key>:#<n>".
+answer is the text "<tool>:<key>:#<n>"; `pid` (readOnlyHint) answers "<key>:<process id>",
+so a test sees which of several replicas served a call.
 """
 
 from __future__ import annotations
@@ -48,6 +49,7 @@ TOOLS = [
     },
     {"name": "write", "inputSchema": _KEY},
     {"name": "whoami", "inputSchema": _KEY, "annotations": {"readOnlyHint": True}},
+    {"name": "pid", "inputSchema": _KEY, "annotations": {"readOnlyHint": True}},
 ]
 NAMES = {t["name"] for t in TOOLS}
 lock = threading.Lock()
@@ -98,7 +100,8 @@ for line in sys.stdin:
             err = {"code": -32603, "message": f"internal failure on call {n}"}
             send({"jsonrpc": "2.0", "id": rid, "error": err})
         continue  # hang: never answered
-    result: dict[str, Any] = {"content": [{"type": "text", "text": f"{tool}:{key}:#{n}"}]}
+    text = f"{tool}:{key}:#{n}" if tool != "pid" else f"{key}:{os.getpid()}"
+    result: dict[str, Any] = {"content": [{"type": "text", "text": text}]}
     if tool == "whoami":
         result.update(ttlMs=60000, cacheScope="private")
     answer = {"jsonrpc": "2.0", "id": rid, "result": result}

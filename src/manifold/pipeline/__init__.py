@@ -31,6 +31,7 @@ class CallContext:
     fields: list[str] | None = None  # fields the model asked for (invoke_tool projection)
     principal: str = ""  # who is calling (a tenant or token subject; "" when unauthenticated)
     era: Era | None = None  # the upstream's protocol era (None: not connected yet, or local)
+    replica: str = ""  # the replica of route.upstream that serves it ("": the upstream itself)
 
 
 CallNext = Callable[[CallContext], Awaitable[Incoming]]
