@@ -14,6 +14,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import signal
+import subprocess
 import time
 import urllib.request
 from collections import Counter
@@ -26,7 +29,7 @@ from mcp import Client, types
 from mcp.shared.exceptions import MCPError
 
 from tests.e2e.test_supervision import StdioGateway, error_of, poll, text_of
-from tests.support import gateway_http, stdio_upstream, write_config
+from tests.support import MANIFOLD, gateway_http, stdio_upstream, test_env, write_config
 
 
 def flaky(log: Path, *opts: str, **extra: Any) -> dict[str, Any]:
@@ -353,9 +356,6 @@ def test_killing_one_of_three_replicas_loses_no_read(gateway: Any, tmp_path: Pat
     read-only calls are in flight: each call still gets its answer (the lost ones fail over
     to the others), the dead replica is ejected, the others take the load, and it returns
     to service (restarted) after `eject_for`. Ejection and return are logged."""
-    import os
-    import signal
-
     log = tmp_path / "calls.txt"
     up = flaky(log, "--delay", "0.3", count=3, restart_backoff_initial=0.2)
     replicas = {"eject_after": 2, "eject_for": 1.5}
@@ -421,3 +421,31 @@ def test_a_sticky_session_stays_on_its_replica(gateway: Any, tmp_path: Path) -> 
     up = flaky(tmp_path / "calls.txt", count=3)
     gw = gateway({"svc": up}, resilience={"replicas": {"sticky": True}})
     assert len({pid_of(gw.tool("svc__pid", {"key": f"p{i}"})) for i in range(6)}) == 1
+
+
+def test_check_shows_the_circuits(tmp_path: Path) -> None:
+    """`manifold check` names each upstream's circuit (closed after a healthy start)."""
+    cfg = write_config(
+        tmp_path / "m.yaml",
+        {"flaky": flaky(tmp_path / "calls.txt")},
+        resilience={"breaker": {"enabled": True}},
+    )
+    out = subprocess.run(
+        [MANIFOLD, "check", "--config", str(cfg)],
+        capture_output=True,
+        text=True,
+        env=test_env(),
+        timeout=60,
+        check=False,
+    )
+    assert out.returncode == 0, out.stderr
+    assert "circuit flaky: closed" in out.stdout, out.stdout
+    js = subprocess.run(
+        [MANIFOLD, "check", "--json", "--config", str(cfg)],
+        capture_output=True,
+        text=True,
+        env=test_env(),
+        timeout=60,
+        check=False,
+    )
+    assert json.loads(js.stdout)["circuits"] == {"flaky": {"state": "closed"}}

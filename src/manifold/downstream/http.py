@@ -300,7 +300,7 @@ class HttpFront:
         self.replay_max_age = cfg.replay_max_age
         self.stream_limits = (cfg.stream_max_buffer, cfg.stream_stall_timeout)
         self.reclaim_idle = cfg.client_reclaim_idle
-        for up in gateway.upstreams.values():
+        for up in (*gateway.upstreams.values(), *gateway.replicas.values()):
             if up.cfg.isolation == "per_client":
                 up.reclaim = self._reclaim_client
         self.modern = DownstreamSession(shared=True)  # stateless requests share no state
