@@ -30,7 +30,10 @@ from manifold.protocol import jsonrpc as rpc
 from manifold.resilience import breaker, cache, retry
 from manifold.resilience.policy import Policy
 
-RESULT = rpc.Incoming(result=msgspec.Raw(b'{"content":[{"type":"text","text":"hello"}]}'))
+# As SDK servers answer: `isError: false` on every result.
+RESULT = rpc.Incoming(
+    result=msgspec.Raw(b'{"content":[{"type":"text","text":"hello"}],"isError":false}')
+)
 
 
 class _Host:

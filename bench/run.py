@@ -792,10 +792,9 @@ LOADED_RESILIENCE: JsonObj = {
 
 async def measure_resilience(ctx: Ctx) -> None:
     """Paced echo calls: direct, through the default config, and through the loaded resilience
-    config (timeout, retries, breaker, cache and coalescing), alternating short blocks in one
+    config (timeout, retries, breaker, cache and coalescing), one call on each in turn, in one
     run. Target: the loaded config adds at most 10% to the default config's p50 overhead."""
-    n = ctx.n(300, 60)
-    block = 10
+    n = ctx.n(400, 60)
     warm = ctx.n(30, 10)
     samples: dict[str, list[float]] = {"direct": [], "default": [], "loaded": []}
     g_error: JsonObj | None = None
@@ -819,20 +818,34 @@ async def measure_resilience(ctx: Ctx) -> None:
         except RpcError as exc:
             g_error = {"error": f"{type(exc).__name__}: {exc}"}
         await driver.paced_calls(mock, "echo", warm, tag="wd")
-        for b in range(0, n, block):
-            k = min(block, n - b)
-            samples["direct"] += await driver.paced_calls(mock, "echo", k, tag=f"d{b}")
-            if g_error is None:
+        # One call on each side in turn, the order flipped every round, 2 ms apart: both
+        # configs meet the same moments of load, and neither always goes first.
+        sides: list[tuple[str, StdioConn, str]] = [("direct", mock, "echo")]
+        sides += [(label, conn, "github__echo") for label, conn in conns.items()]
+        cpu0 = {label: driver.cpu_seconds(conn.pid) for label, conn in conns.items()}
+        for i in range(n):
+            for label, conn, tool in sides if i % 2 else sides[::-1]:
+                if label != "direct" and g_error is not None:
+                    continue
                 try:
-                    for label, conn in conns.items():
-                        samples[label] += await driver.paced_calls(
-                            conn, "github__echo", k, tag=f"{label[0]}{b}"
-                        )
+                    samples[label] += await driver.paced_calls(conn, tool, 1, tag=f"{label}{i}")
                 except RpcError as exc:
+                    if label == "direct":
+                        raise
                     g_error = {"error": f"RpcError: {exc}"}
+            await asyncio.sleep(0.002)
+        # The gateway process's own CPU per call: what the config costs, whatever the load.
+        cpu_us = {
+            label: (driver.cpu_seconds(conn.pid) - cpu0[label]) * 1e6 / n
+            for label, conn in conns.items()
+            if g_error is None
+        }
     d = driver.summary_ms(samples["direct"])
     base = driver.summary_ms(samples["default"]) if g_error is None else g_error
     loaded = driver.summary_ms(samples["loaded"]) if g_error is None else g_error
+    for label, side_ in (("default", base), ("loaded", loaded)):
+        if label in cpu_us:
+            side_["cpu_us_per_call"] = cpu_us[label]
     ctx.details["resilience"] = {"direct": d, "default": base, "loaded": loaded, "calls": n}
 
     def judge(b: JsonObj, g: JsonObj) -> tuple[bool, str]:
@@ -845,6 +858,7 @@ async def measure_resilience(ctx: Ctx) -> None:
         note = (
             f"p50 overhead over direct ({d['p50_ms']:.3f} ms): default {over_default:.3f} ms, "
             f"loaded {over_loaded:.3f} ms, extra {extra * 1000:+.0f} us ({share:+.0%}); "
+            f"gateway CPU {b['cpu_us_per_call']:.0f} / {g['cpu_us_per_call']:.0f} us a call; "
             f"{n} calls a side"
         )
         return share <= 0.10, note

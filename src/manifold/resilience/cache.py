@@ -25,9 +25,9 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
+import re
 import time
 from collections import OrderedDict
-from dataclasses import dataclass
 from typing import Any
 
 import msgspec
@@ -44,13 +44,6 @@ _ENTRY_OVERHEAD = 256  # bytes an entry costs besides its answer (key, record, L
 _CACHED_METHODS = frozenset({"tools/call", "resources/read"})
 
 
-@dataclass(slots=True)
-class _Entry:
-    raw: bytes
-    expires: float
-    size: int
-
-
 class LruBytes:
     """Answers by key, bounded in bytes, least recently used evicted first, each expiring."""
 
@@ -58,7 +51,7 @@ class LruBytes:
         self.max_bytes = max_bytes
         self.bytes = 0
         self.evictions = 0
-        self._d: OrderedDict[bytes, _Entry] = OrderedDict()
+        self._d: OrderedDict[bytes, tuple[bytes, float, int]] = OrderedDict()  # raw, expires, size
 
     def __len__(self) -> int:
         return len(self._d)
@@ -67,25 +60,26 @@ class LruBytes:
         e = self._d.get(key)
         if e is None:
             return None
-        if e.expires <= now:
+        if e[1] <= now:
             del self._d[key]
-            self.bytes -= e.size
+            self.bytes -= e[2]
             return None
         self._d.move_to_end(key)
-        return e.raw
+        return e[0]
 
     def put(self, key: bytes, raw: bytes, expires: float) -> None:
         size = len(raw) + _ENTRY_OVERHEAD
         if size > self.max_bytes:
             return
-        old = self._d.pop(key, None)
+        d = self._d
+        old = d.pop(key, None)
         if old is not None:
-            self.bytes -= old.size
-        self._d[key] = _Entry(raw, expires, size)
+            self.bytes -= old[2]
+        d[key] = (raw, expires, size)
         self.bytes += size
         while self.bytes > self.max_bytes:
-            _, gone = self._d.popitem(last=False)
-            self.bytes -= gone.size
+            _, gone = d.popitem(last=False)
+            self.bytes -= gone[2]
             self.evictions += 1
 
 
@@ -112,27 +106,36 @@ def _key(ctx: CallContext) -> bytes:
     return hashlib.blake2b(data, digest_size=20).digest()
 
 
+# A member that may forbid keeping an answer or set its terms, as a key of some object (after
+# `{` or `,`: inside a JSON string a quote is escaped, so text never matches): `isError: true`,
+# a `resultType` other than "complete", `ttlMs`, `cacheScope`. Most answers match nothing and
+# are never decoded here (SDK servers send `"isError": false` on every result).
+_TERMS = re.compile(
+    rb'[{,]\s*"(?:isError"\s*:\s*true|resultType"\s*:\s*"(?!complete")|ttlMs"|cacheScope")'
+)
+
+
 def _keepable(raw: bytes, default_ttl: float) -> tuple[float, bool] | None:
     """(ttl seconds, private) for an answer that may be kept, or None."""
     if not raw or raw[:1] != b"{":
         return None
-    if b"isError" in raw or b"resultType" in raw or b"ttlMs" in raw or b"cacheScope" in raw:
-        try:
-            obj = rpc.load_raw(raw)
-        except orjson.JSONDecodeError:
+    if _TERMS.search(raw) is None:
+        return default_ttl, False
+    try:
+        obj = rpc.load_raw(raw)
+    except orjson.JSONDecodeError:
+        return None
+    if not isinstance(obj, dict) or obj.get("isError") is True:
+        return None
+    if obj.get("resultType", "complete") != "complete":
+        return None  # an input round (MRTR) or anything but a final answer
+    ttl = default_ttl
+    ms = obj.get("ttlMs")
+    if isinstance(ms, int | float) and not isinstance(ms, bool):
+        if ms <= 0:
             return None
-        if not isinstance(obj, dict) or obj.get("isError") is True:
-            return None
-        if obj.get("resultType", "complete") != "complete":
-            return None  # an input round (MRTR) or anything but a final answer
-        ttl = default_ttl
-        ms = obj.get("ttlMs")
-        if isinstance(ms, int | float) and not isinstance(ms, bool):
-            if ms <= 0:
-                return None
-            ttl = ms / 1000.0
-        return ttl, obj.get("cacheScope") == "private"
-    return default_ttl, False
+        ttl = ms / 1000.0
+    return ttl, obj.get("cacheScope") == "private"
 
 
 class Cache:
@@ -148,6 +151,7 @@ class Cache:
         self.hits = 0
         self.misses = 0
         self.coalesced = 0
+        self.private_kept = False  # some answer was kept for one session: look there too
 
     async def call(self, ctx: CallContext, call_next: CallNext) -> rpc.Incoming:
         up = ctx.route.upstream
@@ -166,7 +170,7 @@ class Cache:
         now = time.monotonic()
         session = ctx.session_key
         raw = self.store.get(key, now)
-        if raw is None and session:
+        if raw is None and session and self.private_kept:
             raw = self.store.get(key + session.encode(), now)
         if raw is not None:
             self.hits += 1
@@ -178,8 +182,20 @@ class Cache:
             self._keep(key, session, res, ttl, cfg)
             return res
         flight = self.flights.get(key)
-        if flight is None:
-            return await self._lead(ctx, call_next, key, session, ttl, cfg)
+        if flight is None:  # the first: make the call; identical ones meanwhile wait for it
+            self.flights[key] = flight = _Flight(session)
+            try:
+                res = await call_next(ctx)
+            except asyncio.CancelledError:
+                # The caller left (its client cancelled): waiters make their own call.
+                self._land(key, flight, exc=_LeaderGone())
+                raise
+            except BaseException as e:
+                self._land(key, flight, exc=e)
+                raise
+            self._land(key, flight, res=res)
+            self._keep(key, session, res, ttl, cfg)
+            return res
         self.coalesced += 1
         if flight.future is None:
             flight.future = asyncio.get_running_loop().create_future()
@@ -194,30 +210,6 @@ class Cache:
                 # Not to be reused, or private to another client session: ask for itself.
                 return await call_next(ctx)
         return rpc.Incoming(result=res.result)
-
-    async def _lead(
-        self,
-        ctx: CallContext,
-        call_next: CallNext,
-        key: bytes,
-        session: str,
-        ttl: float,
-        cfg: CacheConfig,
-    ) -> rpc.Incoming:
-        """Make the call; identical calls arriving meanwhile wait for its answer."""
-        self.flights[key] = flight = _Flight(session)
-        try:
-            res = await call_next(ctx)
-        except asyncio.CancelledError:
-            # The caller left (its client cancelled): waiters make their own call.
-            self._land(key, flight, exc=_LeaderGone())
-            raise
-        except BaseException as e:
-            self._land(key, flight, exc=e)
-            raise
-        self._land(key, flight, res=res)
-        self._keep(key, session, res, ttl, cfg)
-        return res
 
     def _land(
         self,
@@ -252,6 +244,7 @@ class Cache:
             if not session:
                 return  # private to a client session, and the call had none
             key += session.encode()
+            self.private_kept = True
         self.store.put(key, raw, time.monotonic() + seconds)
 
     def health(self) -> dict[str, Any]:

@@ -12,9 +12,9 @@ and supervises each; the lists come from the first). For each call this addon pi
   `eject_after` failures in a row (no answer, unreachable, server errors) take a replica out
   for `eject_for` seconds (logged, and logged again when it returns); the last one in service
   is never ejected;
-- failover: a call that could not reach its replica (it was down) goes to the next one; one
-  that was sent and lost with its connection goes to the next one only when it is safe to
-  repeat (read-only, idempotent, or marked in config), as retries do;
+- failover: a call that could not reach its replica (it was down and would not start) goes to
+  the next one; one that was sent and lost with its connection goes to the next one only when
+  it is safe to repeat (read-only, idempotent, or marked in config), as retries do;
 - hedging (`hedge`): a read-only call whose replica has not answered after `hedge_delay` (or
   the p95 of the upstream's recent calls) is sent to a second replica too; the first answer
   wins, the other call is cancelled (the upstream is told).
@@ -180,7 +180,18 @@ class Replicas:
             now = time.monotonic()
             m = rs.pick(now, tried, ctx.session_key)
             tried.add(m.index)
-            was_up = m.up.state == "ready"
+            if not facts.retry_safe and m.up.state != "ready":
+                # Bring it up first: a failure here surely left nothing behind, so the call
+                # may go to another replica even though it is not safe to repeat.
+                try:
+                    await m.up.ensure()
+                except rpc.RpcError as e:
+                    rs.outcome(m, False, time.monotonic())
+                    if len(tried) < len(rs.members):
+                        rs.failovers += 1
+                        log.debug("upstream %s: replica %s is down: %s", rs.upstream, m.name, e)
+                        continue
+                    raise
             ctx.replica = "" if m.index == 0 else m.name
             delay = rs.hedge_delay() if rs.cfg.hedge and facts.cacheable else None
             try:
@@ -192,9 +203,9 @@ class Replicas:
                 now = time.monotonic()
                 rs.outcome(m, not transient(e), now)
                 if (
-                    errors.reason_of(e) == errors.UNAVAILABLE
+                    facts.retry_safe
+                    and errors.reason_of(e) == errors.UNAVAILABLE
                     and len(tried) < len(rs.members)
-                    and (facts.retry_safe or not was_up)
                 ):
                     rs.failovers += 1
                     log.debug(
