@@ -202,3 +202,15 @@ async def test_an_answer_larger_than_max_entry_bytes_is_relayed_not_kept() -> No
     await c.call(ctx({"k": 1}), up)
     await c.call(ctx({"k": 1}), up)
     assert up.calls == 2
+
+
+async def test_an_input_round_is_not_shared_with_waiters() -> None:
+    """A modern upstream asking for input answers one caller's round: a waiter asks itself."""
+    c = cache()
+    up = Upstream(b'{"resultType":"input_required","inputRequests":{},"requestState":"s"}')
+    a = asyncio.ensure_future(c.call(ctx({"k": 1}, session="s1"), up))
+    b = asyncio.ensure_future(c.call(ctx({"k": 1}, session="s1"), up))
+    await asyncio.sleep(0.01)
+    up.gate.set()
+    await asyncio.gather(a, b)
+    assert up.calls == 2 and len(c.store) == 0

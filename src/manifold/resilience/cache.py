@@ -14,10 +14,11 @@ than `max_entry_bytes`. The whole cache holds at most `max_bytes` (the top-level
 least recently used evicted first.
 
 Coalescing (`coalesce`): while one such call is in flight, an identical one waits for its
-answer instead of sending its own (and gets its error, too). The first call runs in its
-caller's task (no task of its own, so a miss costs little): when its client cancels it, it is
-cancelled upstream as usual and the waiters make their own call. A private answer goes only to
-waiters of the same session; the others then make their own call.
+answer instead of sending its own, and gets the same answer or error. An answer that may not
+be kept (an input round, an `isError` result) is not shared: the waiter asks for itself. The
+first call runs in its caller's task (no task of its own, so a miss costs little): when its
+client cancels it, it is cancelled upstream as usual and the waiters make their own call. A
+private answer goes only to waiters of the same session; the others make their own call.
 """
 
 from __future__ import annotations
@@ -203,12 +204,11 @@ class Cache:
             res = await asyncio.shield(flight.future)
         except _LeaderGone:
             return await self.call(ctx, call_next)  # its caller left: this one asks itself
-        raw = bytes(res.result or b"")
-        if b"cacheScope" in raw or b"ttlMs" in raw:
-            kept = _keepable(raw, ttl)
-            if kept is None or (kept[1] and (not session or flight.session != session)):
-                # Not to be reused, or private to another client session: ask for itself.
-                return await call_next(ctx)
+        kept = _keepable(bytes(res.result or b""), ttl)
+        if kept is None or (kept[1] and (not session or flight.session != session)):
+            # Not to be reused (an input round, `isError`, `ttlMs: 0`), or private to another
+            # client session: this caller asks for itself.
+            return await call_next(ctx)
         return rpc.Incoming(result=res.result)
 
     def _land(
