@@ -362,6 +362,8 @@ def check(config: str, no_prefix: bool, offline: bool, as_json: bool) -> None:
         for n, c in result.get("circuits", {}).items():
             wait = f" (next try in {c['retry_after']} s)" if "retry_after" in c else ""
             click.echo(f"circuit {n}: {c['state']}{wait}")
+        for n, members in result.get("replicas", {}).items():
+            click.echo(f"replicas {n}: " + ", ".join(f"{m['name']} {m['state']}" for m in members))
     if collisions:
         raise click.ClickException("name collisions with --no-prefix: " + ", ".join(collisions))
     if failed:

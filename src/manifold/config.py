@@ -660,7 +660,15 @@ def load_config(
     fixed = {}
     for name, up in cfg.upstreams.items():
         if up.cwd and not Path(up.cwd).is_absolute():
-            fixed[name] = up.model_copy(update={"cwd": str(base / up.cwd)})
+            fixed[name] = up = up.model_copy(update={"cwd": str(base / up.cwd)})
+        if any(r.cwd and not Path(r.cwd).is_absolute() for r in up.replicas):
+            replicas = [
+                r.model_copy(update={"cwd": str(base / r.cwd)})
+                if r.cwd and not Path(r.cwd).is_absolute()
+                else r
+                for r in up.replicas
+            ]
+            fixed[name] = up.model_copy(update={"replicas": replicas})
     if fixed:
         cfg = cfg.model_copy(update={"upstreams": {**cfg.upstreams, **fixed}})
     return cfg

@@ -3,6 +3,7 @@ config's tool globs make of it (safe to retry, cacheable, a breaker of its own).
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -122,14 +123,44 @@ def test_which_failures_are_transient() -> None:
             {"upstreams": {"a": {"command": "x", "resilience": {"tools": {"t": {"retry": 3}}}}}},
             "upstreams.a.resilience.tools.t.retry",
         ),
+        (
+            {"upstreams": {"a": {"url": "http://h/mcp", "count": 2}}},
+            "upstreams.a: 'count' runs identical stdio processes",
+        ),
+        (
+            {"upstreams": {"a": {"command": "x", "replicas": [{"url": "http://h/mcp"}]}}},
+            "upstreams.a: replicas[0]: url does not fit a stdio upstream",
+        ),
+        ({"upstreams": {"a": {"command": "x", "count": 0}}}, "upstreams.a.count"),
+        ({"resilience": {"replicas": {"balance": "random"}}}, "resilience.replicas.balance"),
     ],
 )
 def test_a_bad_setting_is_an_error_naming_the_key(data: dict[str, Any], where: str) -> None:
     data.setdefault("upstreams", {"a": {"command": "x"}})
-    with pytest.raises(ConfigError, match=where.replace(".", r"\.")):
+    with pytest.raises(ConfigError, match=re.escape(where)):
         parse_config(data)
 
 
 def test_unknown_resilience_key_suggests_the_right_one() -> None:
     with pytest.raises(ConfigError, match="did you mean 'attempts'"):
         parse_config({"resilience": {"retry": {"atempts": 3}}})
+
+
+def test_replicas_take_the_upstream_config_with_the_keys_that_differ(tmp_path: Any) -> None:
+    from manifold.config import load_config
+
+    path = tmp_path / "m.yaml"
+    path.write_text(
+        "upstreams:\n"
+        "  a: {command: srv, args: [--port, '1'], cwd: work, timeout: 5, count: 1,\n"
+        "      replicas: [{args: [--port, '2']}, {cwd: other}]}\n"
+        "  b: {command: srv, count: 3}\n"
+    )
+    cfg = load_config(path)
+    reps = dict(cfg.upstreams["a"].replica_configs("a"))
+    assert list(reps) == ["a#2", "a#3"]
+    assert reps["a#2"].args == ["--port", "2"] and reps["a#2"].timeout == 5
+    assert reps["a#2"].cwd == str(tmp_path.resolve() / "work")
+    assert reps["a#3"].cwd == str(tmp_path.resolve() / "other")
+    assert reps["a#3"].args == ["--port", "1"] and not reps["a#3"].replicas
+    assert [n for n, _ in cfg.upstreams["b"].replica_configs("b")] == ["b#2", "b#3"]
