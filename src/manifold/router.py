@@ -30,9 +30,11 @@ class Router:
         self.replicas = replicas or {}  # more instances of an upstream ("name#2", ...)
 
     async def __call__(self, ctx: CallContext) -> rpc.Incoming:
-        up = self.upstreams.get(ctx.replica or ctx.route.upstream)
-        if up is None and ctx.replica:
-            up = self.replicas.get(ctx.replica)
+        up = (
+            self.replicas.get(ctx.replica)
+            if ctx.replica
+            else self.upstreams.get(ctx.route.upstream)
+        )
         if up is None:
             if ctx.route.upstream == GATEWAY and self.local is not None:
                 return await self.local(ctx)
