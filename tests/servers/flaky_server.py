@@ -11,6 +11,7 @@ Options:
   --fault-file FILE   faults only while FILE exists (a test removes it to heal the server)
   --delay S           answer (healthy calls) after S seconds, concurrently
   --list-fails N      the first N `tools/list` requests get -32603 (a list that fails once)
+  --cancel-log FILE   append the requestId of every notifications/cancelled received
 
 Tools (each takes `key`, a string): `read` (readOnlyHint), `idem` (idempotentHint), `write`
 (no annotation), `whoami` (readOnlyHint; its answer is marked `cacheScope: "private"` with
@@ -37,6 +38,7 @@ parser.add_argument("--fail-every", type=int, default=0)
 parser.add_argument("--fault-file", default="")
 parser.add_argument("--delay", type=float, default=0.0)
 parser.add_argument("--list-fails", type=int, default=0)
+parser.add_argument("--cancel-log", default="")
 args = parser.parse_args()
 
 _KEY = {"type": "object", "properties": {"key": {"type": "string"}}}
@@ -78,6 +80,10 @@ def faulty(n: int) -> bool:
 for line in sys.stdin:
     msg = json.loads(line)
     rid, method = msg.get("id"), msg.get("method")
+    if method == "notifications/cancelled" and args.cancel_log:
+        with open(args.cancel_log, "a") as f:
+            f.write(f"{(msg.get('params') or {}).get('requestId')}\n")
+        continue
     if method == "tools/list" and args.list_fails > 0:
         args.list_fails -= 1
         send({"jsonrpc": "2.0", "id": rid, "error": {"code": -32603, "message": "not yet"}})
