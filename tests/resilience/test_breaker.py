@@ -6,10 +6,16 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
 import pytest
 
-from manifold.config import BreakerConfig
-from manifold.resilience.breaker import CIRCUIT_OPEN, CLOSED, HALF_OPEN, OPEN, Circuit
+from manifold.catalog import Catalog, Route
+from manifold.config import BreakerConfig, GatewayConfig, parse_config
+from manifold.pipeline import CallContext
+from manifold.protocol import jsonrpc as rpc
+from manifold.resilience.breaker import CIRCUIT_OPEN, CLOSED, HALF_OPEN, OPEN, Breaker, Circuit
+from manifold.resilience.policy import Policy
+from manifold.upstream.session import UpstreamError
 
 
 def circuit(**kw: Any) -> Circuit:
@@ -67,3 +73,81 @@ def test_a_cancelled_probe_lets_another_through() -> None:
     assert c.admit(5.0) and not c.admit(5.0)
     c.release_probe()
     assert c.admit(5.1)
+
+
+class _Host:
+    def __init__(self, config: GatewayConfig) -> None:
+        self.config = config
+        self.catalog = Catalog(config)
+
+
+def _ctx(tool: str) -> CallContext:
+    return CallContext(
+        "tools/call", {"name": tool, "arguments": {}}, Route("a", tool), tool, None, None
+    )  # type: ignore[arg-type]
+
+
+async def test_a_tool_with_a_breaker_of_its_own_opens_alone() -> None:
+    """`breaker: true` on a tool: its failures open its circuit (naming the tool) while the
+    upstream's other tools still go through; the upstream's circuit counts them all."""
+    cfg = parse_config(
+        {
+            "upstreams": {
+                "a": {
+                    "command": "x",
+                    "resilience": {
+                        "breaker": {"enabled": True, "min_calls": 3, "failure_ratio": 0.9},
+                        "tools": {"flaky": {"breaker": True}},
+                    },
+                }
+            }
+        }
+    )
+    host = _Host(cfg)
+    host.catalog.set_items(
+        "a", "tools", [{"name": n, "inputSchema": {"type": "object"}} for n in ("flaky", "ok")]
+    )
+    b = Breaker(Policy(host))
+    reached: list[str] = []
+
+    async def upstream(c: CallContext) -> rpc.Incoming:
+        reached.append(c.route.name)
+        if c.route.name == "flaky":
+            raise UpstreamError(rpc.INTERNAL_ERROR, "boom")
+        return rpc.Incoming(result=msgspec.Raw(b"{}"))
+
+    for _ in range(3):
+        with pytest.raises(rpc.RpcError):
+            await b.call(_ctx("flaky"), upstream)
+        await b.call(_ctx("ok"), upstream)
+    with pytest.raises(rpc.RpcError) as err:
+        await b.call(_ctx("flaky"), upstream)
+    assert err.value.data["reason"] == CIRCUIT_OPEN and err.value.data["tool"] == "flaky"
+    assert reached.count("flaky") == 3
+    await b.call(_ctx("ok"), upstream)  # the upstream's circuit: 3 of 7 failed, closed
+    circuits = b.health()["circuits"]
+    assert circuits["a"] == {"state": "closed"}
+    assert circuits["a/flaky"]["state"] == "open" and circuits["a/flaky"]["retry_after"] > 0
+
+
+async def test_errors_about_the_request_do_not_count() -> None:
+    cfg = parse_config(
+        {
+            "upstreams": {
+                "a": {
+                    "command": "x",
+                    "resilience": {"breaker": {"enabled": True, "min_calls": 2}},
+                }
+            }
+        }
+    )
+    host = _Host(cfg)
+    b = Breaker(Policy(host))
+
+    async def bad_params(_c: CallContext) -> rpc.Incoming:
+        raise UpstreamError(rpc.INVALID_PARAMS, "bad arguments")
+
+    for _ in range(5):
+        with pytest.raises(UpstreamError):
+            await b.call(_ctx("t"), bad_params)
+    assert b.circuits["a"].state == CLOSED
