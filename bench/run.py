@@ -792,8 +792,9 @@ LOADED_RESILIENCE: JsonObj = {
 
 async def measure_resilience(ctx: Ctx) -> None:
     """Paced echo calls: direct, through the default config, and through the loaded resilience
-    config (timeout, retries, breaker, cache and coalescing), one call on each in turn, in one
-    run. Target: the loaded config adds at most 10% to the default config's p50 overhead."""
+    config (timeout, retries, breaker, cache and coalescing), one call on each in turn (the
+    order rotated every round), in one run. Target: the loaded config adds at most 10% to the
+    default config's p50 overhead."""
     n = ctx.n(400, 60)
     warm = ctx.n(30, 10)
     samples: dict[str, list[float]] = {"direct": [], "default": [], "loaded": []}
@@ -818,13 +819,15 @@ async def measure_resilience(ctx: Ctx) -> None:
         except RpcError as exc:
             g_error = {"error": f"{type(exc).__name__}: {exc}"}
         await driver.paced_calls(mock, "echo", warm, tag="wd")
-        # One call on each side in turn, the order flipped every round, 2 ms apart: both
-        # configs meet the same moments of load, and neither always goes first.
+        # One call on each side in turn, 2 ms between rounds, the order rotated every round:
+        # the sides meet the same moments of load, and each goes first (just after the pause,
+        # when the machine is coldest) as often as the others.
         sides: list[tuple[str, StdioConn, str]] = [("direct", mock, "echo")]
         sides += [(label, conn, "github__echo") for label, conn in conns.items()]
         cpu0 = {label: driver.cpu_seconds(conn.pid) for label, conn in conns.items()}
         for i in range(n):
-            for label, conn, tool in sides if i % 2 else sides[::-1]:
+            k = i % len(sides)
+            for label, conn, tool in sides[k:] + sides[:k]:
                 if label != "direct" and g_error is not None:
                     continue
                 try:

@@ -42,6 +42,9 @@ def test_the_lru_is_bounded_in_bytes_and_evicts_the_least_recently_used() -> Non
         (b'{"content":[{"type":"text","text":"{\\"isError\\": true}"}]}', (60.0, False)),
         (b'{"structuredContent":{"isError":true},"content":[]}', (60.0, False)),  # data
         (b'{"content":[],"resultType" : "input_required"}', None),
+        (b'{"content":[],"isError":false,"resultType":"complete"}', (60.0, False)),
+        (b'{"content":[],"isError" :\n true}', None),
+        (b'{"content":[],"isError":false,"x":{"isError":true},"isError":true}', None),
         (b'{"resultType":"input_required","inputRequests":{}}', None),
         (b'{"resultType":"complete","content":[]}', (60.0, False)),
         (b'{"contents":[],"ttlMs":5000,"cacheScope":"public"}', (5.0, False)),

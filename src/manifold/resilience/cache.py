@@ -26,7 +26,6 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
-import re
 import time
 from collections import OrderedDict
 from typing import Any
@@ -107,36 +106,34 @@ def _key(ctx: CallContext) -> bytes:
     return hashlib.blake2b(data, digest_size=20).digest()
 
 
-# A member that may forbid keeping an answer or set its terms, as a key of some object (after
-# `{` or `,`: inside a JSON string a quote is escaped, so text never matches): `isError: true`,
-# a `resultType` other than "complete", `ttlMs`, `cacheScope`. Most answers match nothing and
-# are never decoded here (SDK servers send `"isError": false` on every result).
-_TERMS = re.compile(
-    rb'[{,]\s*"(?:isError"\s*:\s*true|resultType"\s*:\s*"(?!complete")|ttlMs"|cacheScope")'
-)
+class _Terms(msgspec.Struct):
+    """The members of an answer that decide whether and how long it may be kept; msgspec reads
+    just these (it skips the rest without building it), faster than searching the bytes."""
+
+    isError: Any = None
+    resultType: Any = "complete"
+    ttlMs: Any = None
+    cacheScope: Any = None
+
+
+_terms = msgspec.json.Decoder(_Terms)
 
 
 def _keepable(raw: bytes, default_ttl: float) -> tuple[float, bool] | None:
     """(ttl seconds, private) for an answer that may be kept, or None."""
-    if not raw or raw[:1] != b"{":
-        return None
-    if _TERMS.search(raw) is None:
-        return default_ttl, False
     try:
-        obj = rpc.load_raw(raw)
-    except orjson.JSONDecodeError:
+        t = _terms.decode(raw)
+    except msgspec.DecodeError:  # not JSON, or not an object
         return None
-    if not isinstance(obj, dict) or obj.get("isError") is True:
-        return None
-    if obj.get("resultType", "complete") != "complete":
-        return None  # an input round (MRTR) or anything but a final answer
+    if t.isError is True or t.resultType != "complete":
+        return None  # a failure, or an input round (MRTR): anything but a final answer
     ttl = default_ttl
-    ms = obj.get("ttlMs")
+    ms = t.ttlMs
     if isinstance(ms, int | float) and not isinstance(ms, bool):
         if ms <= 0:
             return None
         ttl = ms / 1000.0
-    return ttl, obj.get("cacheScope") == "private"
+    return ttl, t.cacheScope == "private"
 
 
 class Cache:
