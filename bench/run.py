@@ -41,7 +41,7 @@ from bench.driver import HttpProc, RpcError, StdioConn
 REPO = Path(__file__).resolve().parent.parent
 CATALOG = REPO / "bench" / "data" / "leanproxy-catalog.json"
 UPSTREAMS = ("github", "jira", "slack", "garmin", "postgres")
-MEASURES = ("paced", "burst", "parallel", "blob", "http", "rss", "soak", "load")
+MEASURES = ("paced", "burst", "parallel", "blob", "http", "rss", "soak", "load", "resilience")
 MAX_IN_FLIGHT = 32
 BLOB_BYTES = 5 * 1024 * 1024
 MiB = 1024.0
@@ -779,6 +779,104 @@ async def measure_load(ctx: Ctx) -> None:
     )
 
 
+# The loaded resilience config: every mechanism on for every upstream, and the echo tool
+# marked safe to retry and to cache, so each call passes the cache (a miss: every call has
+# distinct arguments), coalescing, the breaker and the retry addon.
+LOADED_RESILIENCE: JsonObj = {
+    "retry": {"enabled": True},
+    "breaker": {"enabled": True},
+    "cache": {"enabled": True},
+    "tools": {"echo": {"retry": True, "cache": True}},
+}
+
+
+async def measure_resilience(ctx: Ctx) -> None:
+    """Paced echo calls: direct, through the default config, and through the loaded resilience
+    config (timeout, retries, breaker, cache and coalescing), one call on each in turn (the
+    order rotated every round), in one run. Target: the loaded config adds at most 10% to the
+    default config's p50 overhead."""
+    n = ctx.n(400, 60)
+    warm = ctx.n(30, 10)
+    samples: dict[str, list[float]] = {"direct": [], "default": [], "loaded": []}
+    g_error: JsonObj | None = None
+    async with contextlib.AsyncExitStack() as stack:
+        mock = await start_mock(ctx)
+        stack.push_async_callback(mock.close)
+        conns: dict[str, StdioConn] = {}
+        try:
+            for label in ("default", "loaded"):
+                ups = stdio_upstreams(ctx)
+                if label == "loaded":
+                    for u in ups.values():
+                        u["timeout"] = 30
+                        u["resilience"] = LOADED_RESILIENCE
+                conn = await start_gateway_stdio(ctx, f"resilience-{label}", ups)
+                stack.push_async_callback(close_gateway, ctx, conn)
+                await driver.paced_calls(conn, "github__echo", warm, tag=f"w{label}")
+                conns[label] = conn
+        except GatewayUnavailable as exc:
+            g_error = {"error": str(exc), "not_run": True}
+        except RpcError as exc:
+            g_error = {"error": f"{type(exc).__name__}: {exc}"}
+        await driver.paced_calls(mock, "echo", warm, tag="wd")
+        # One call on each side in turn, 2 ms between rounds, the order rotated every round:
+        # the sides meet the same moments of load, and each goes first (just after the pause,
+        # when the machine is coldest) as often as the others.
+        sides: list[tuple[str, StdioConn, str]] = [("direct", mock, "echo")]
+        sides += [(label, conn, "github__echo") for label, conn in conns.items()]
+        cpu0 = {label: driver.cpu_seconds(conn.pid) for label, conn in conns.items()}
+        for i in range(n):
+            k = i % len(sides)
+            for label, conn, tool in sides[k:] + sides[:k]:
+                if label != "direct" and g_error is not None:
+                    continue
+                try:
+                    samples[label] += await driver.paced_calls(conn, tool, 1, tag=f"{label}{i}")
+                except RpcError as exc:
+                    if label == "direct":
+                        raise
+                    g_error = {"error": f"RpcError: {exc}"}
+            await asyncio.sleep(0.002)
+        # The gateway process's own CPU per call: what the config costs, whatever the load.
+        cpu_us = {
+            label: (driver.cpu_seconds(conn.pid) - cpu0[label]) * 1e6 / n
+            for label, conn in conns.items()
+            if g_error is None
+        }
+    d = driver.summary_ms(samples["direct"])
+    base = driver.summary_ms(samples["default"]) if g_error is None else g_error
+    loaded = driver.summary_ms(samples["loaded"]) if g_error is None else g_error
+    for label, side_ in (("default", base), ("loaded", loaded)):
+        if label in cpu_us:
+            side_["cpu_us_per_call"] = cpu_us[label]
+    ctx.details["resilience"] = {"direct": d, "default": base, "loaded": loaded, "calls": n}
+
+    def judge(b: JsonObj, g: JsonObj) -> tuple[bool, str]:
+        over_default = b["p50_ms"] - d["p50_ms"]
+        over_loaded = g["p50_ms"] - d["p50_ms"]
+        extra = over_loaded - over_default
+        share = extra / over_default if over_default > 0 else 0.0
+        g["extra_p50_ms"] = extra
+        g["extra_share_of_overhead"] = share
+        note = (
+            f"p50 overhead over direct ({d['p50_ms']:.3f} ms): default {over_default:.3f} ms, "
+            f"loaded {over_loaded:.3f} ms, extra {extra * 1000:+.0f} us ({share:+.0%}); "
+            f"gateway CPU {b['cpu_us_per_call']:.0f} / {g['cpu_us_per_call']:.0f} us a call; "
+            f"{n} calls a side"
+        )
+        return share <= 0.10, note
+
+    verdict(
+        ctx,
+        "stdio paced echo p50, loaded resilience config vs default",
+        "ms",
+        "extra <= 10% of the default overhead",
+        (base, loaded),
+        "p50_ms",
+        judge,
+    )
+
+
 RUNNERS: dict[str, Callable[[Ctx], Awaitable[None]]] = {
     "paced": measure_paced,
     "burst": measure_burst,
@@ -788,6 +886,7 @@ RUNNERS: dict[str, Callable[[Ctx], Awaitable[None]]] = {
     "rss": measure_rss,
     "soak": measure_soak,
     "load": measure_load,
+    "resilience": measure_resilience,
 }
 
 

@@ -88,6 +88,27 @@ def build_addons(gw: Gateway, extra: Sequence[object] = ()) -> list[object]:
             addon = module.build(gw)
             if addon is not None:
                 chain.append(addon)
+    # Resilience, innermost before the raw meter: a cache hit or a coalesced call reaches
+    # nothing below it, the breaker refuses before any try, each retry goes to the upstream.
+    # Imported only when some upstream turns the mechanism on (docs/resilience.md).
+    from manifold.config import resilience_for
+
+    settings = [
+        resilience_for(gw.config.resilience, u.resilience) for u in gw.config.upstreams.values()
+    ]
+    resil = [
+        m for m in ("cache", "breaker", "retry") if any(getattr(s, m).enabled for s in settings)
+    ]
+    if gw.replicas:  # some upstream runs several instances of its server
+        resil.append("replicas")
+    if resil:
+        from manifold.resilience.policy import Policy
+
+        policy = Policy(gw)
+        for name in resil:
+            addon = importlib.import_module(f"manifold.resilience.{name}").build(gw, policy)
+            if addon is not None:
+                chain.append(addon)
     chain.append(CallAddon(raw_meter, "raw_meter"))
     return chain
 

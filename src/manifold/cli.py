@@ -340,6 +340,9 @@ def check(config: str, no_prefix: bool, offline: bool, as_json: bool) -> None:
                         },
                         error=up.last_error,
                     )
+                for addon in gw.hooks.addons:  # circuits and the cache, when they are on
+                    if callable(report := getattr(addon, "health", None)):
+                        result.update(report())
             finally:
                 await gw.stop()
 
@@ -372,6 +375,11 @@ def check(config: str, no_prefix: bool, offline: bool, as_json: bool) -> None:
         for n, u in upstreams.items():
             if u.get("state", "ready") != "ready" and u.get("error"):
                 click.echo(f"{n}: {u['error']}")  # whole, where a table cuts it
+        for n, c in result.get("circuits", {}).items():
+            wait = f" (next try in {c['retry_after']} s)" if "retry_after" in c else ""
+            click.echo(f"circuit {n}: {c['state']}{wait}")
+        for n, members in result.get("replicas", {}).items():
+            click.echo(f"replicas {n}: " + ", ".join(f"{m['name']} {m['state']}" for m in members))
     if collisions:
         raise click.ClickException("name collisions with --no-prefix: " + ", ".join(collisions))
     if failed:

@@ -42,6 +42,18 @@ class ToolFilter(_Strict):
     deny: list[str] = Field(default_factory=list)
 
 
+class ReplicaEndpoint(_Strict):
+    """One more instance of an upstream's server: the keys that differ from the upstream's own
+    (for stdio `command`, `args`, `env`, `cwd`; for HTTP `url`, `headers`)."""
+
+    command: str | None = None
+    args: list[str] | None = None
+    env: dict[str, str] | None = None
+    cwd: str | None = None
+    url: str | None = None
+    headers: dict[str, str] | None = None
+
+
 class UpstreamConfig(_Strict):
     """One MCP server behind the gateway."""
 
@@ -84,6 +96,12 @@ class UpstreamConfig(_Strict):
     stderr_lines_per_second: float = Field(default=20.0, gt=0)
     stderr_burst: int = Field(default=200, ge=1)
     stderr_tail: int = Field(default=20, ge=1, le=1000)
+    # Retries, breaker and cache of this upstream over the top-level `resilience:` defaults.
+    resilience: UpstreamResilience | None = None
+    # Replicas of this server (resilience/replicas.py): `count` identical stdio processes in
+    # all, or `replicas`, more instances each given by the keys that differ.
+    count: int = Field(default=1, ge=1, le=64)
+    replicas: list[ReplicaEndpoint] = Field(default_factory=list, max_length=63)
 
     @model_validator(mode="after")
     def _one_transport(self) -> UpstreamConfig:
@@ -97,7 +115,32 @@ class UpstreamConfig(_Strict):
             raise ValueError(f"transport '{self.transport}' needs 'url'")
         if self.url and not re.match(r"^https?://", self.url):
             raise ValueError(f"'url' must start with http:// or https:// (got {self.url!r})")
+        if self.count > 1 and (self.url or self.replicas):
+            raise ValueError("'count' runs identical stdio processes; HTTP servers use 'replicas'")
+        own = {"command", "args", "env", "cwd"} if self.command else {"url", "headers"}
+        for i, r in enumerate(self.replicas):
+            other = sorted(r.model_fields_set - own)
+            if other:
+                kind = "stdio" if self.command else "HTTP"
+                raise ValueError(
+                    f"replicas[{i}]: {', '.join(other)} does not fit a {kind} upstream "
+                    f"(give {', '.join(sorted(own))})"
+                )
+            if r.url and not re.match(r"^https?://", r.url):
+                raise ValueError(f"replicas[{i}].url must start with http:// or https://")
         return self
+
+    def replica_configs(self, name: str) -> list[tuple[str, UpstreamConfig]]:
+        """The configs of this upstream's other replicas, named `<name>#2`, `<name>#3`, ..."""
+        plain = {"count": 1, "replicas": []}
+        if self.count > 1:
+            return [
+                (f"{name}#{i}", self.model_copy(update=plain)) for i in range(2, self.count + 1)
+            ]
+        return [
+            (f"{name}#{i}", self.model_copy(update={**r.model_dump(exclude_unset=True), **plain}))
+            for i, r in enumerate(self.replicas, start=2)
+        ]
 
     @property
     def kind(self) -> Literal["stdio", "streamable-http", "sse"]:
@@ -474,6 +517,121 @@ class PolicyConfig(_Strict):
         return bool(self.rules) or self.default != "allow"
 
 
+class RetryConfig(_Strict):
+    """Retries of calls that are safe to repeat (resilience/retry.py, docs/resilience.md)."""
+
+    enabled: bool = False
+    # Tries in all, the first included (1: never retried).
+    attempts: int = Field(default=3, ge=1, le=10)
+    # Backoff before retry n: a random delay up to min(backoff_max, backoff_initial * 2**n)
+    # ("full jitter", so callers that failed together do not come back together). Seconds.
+    backoff_initial: float = Field(default=0.05, gt=0, le=60)
+    backoff_max: float = Field(default=1.0, gt=0, le=300)
+    # The retry budget per upstream: each call earns `budget_ratio` of a retry, up to
+    # `budget_burst` kept; a retry spends one. So retries stay near that share of the calls,
+    # and a dying upstream gets about (1 + budget_ratio) times its load, never `attempts` times.
+    budget_ratio: float = Field(default=0.2, ge=0, le=1)
+    budget_burst: int = Field(default=10, ge=1, le=100_000)
+    # An upstream that is down and says it restarts later than this (seconds): not retried.
+    max_retry_after: float = Field(default=2.0, ge=0, le=300)
+
+
+class BreakerConfig(_Strict):
+    """The circuit breaker per upstream (resilience/breaker.py)."""
+
+    enabled: bool = False
+    # Opens when at least `min_calls` calls ended in the last `window` seconds and at least
+    # `failure_ratio` of them failed (timeouts, unreachable, server errors).
+    window: float = Field(default=30.0, gt=0, le=3600)
+    min_calls: int = Field(default=10, ge=1, le=1_000_000)
+    failure_ratio: float = Field(default=0.5, gt=0, le=1)
+    # Open this long (seconds); each failed probe doubles it up to `open_for_max`.
+    open_for: float = Field(default=10.0, gt=0, le=3600)
+    open_for_max: float = Field(default=120.0, gt=0, le=86_400)
+    # Calls let through at once while half-open; their outcome closes or reopens it.
+    half_open_probes: int = Field(default=1, ge=1, le=1000)
+
+
+class CacheConfig(_Strict):
+    """The response cache and the coalescing of identical calls (resilience/cache.py)."""
+
+    enabled: bool = False
+    # How long a read-only tool's result is kept (seconds); an answer's own `ttlMs` wins.
+    ttl: float = Field(default=60.0, gt=0, le=86_400)
+    # Bytes of results kept in all (least recently used evicted) and per result (a larger one
+    # is relayed, not kept).
+    max_bytes: int = Field(default=16 * 1024 * 1024, ge=1024, le=16 * 1024**3)
+    max_entry_bytes: int = Field(default=1024 * 1024, ge=256, le=1024**3)
+    # Identical calls in flight at once share one upstream call.
+    coalesce: bool = True
+    # Cache `resources/read` too: for the answer's `ttlMs` (modern upstreams), or `ttl` when
+    # the upstream gives none.
+    resources: bool = True
+
+
+class ReplicasConfig(_Strict):
+    """How calls are spread over an upstream's replicas (`count` or `replicas` on the upstream;
+    resilience/replicas.py)."""
+
+    balance: Literal["least_in_flight", "round_robin"] = "least_in_flight"
+    # A client session stays on the replica it started on (a stateful server) while that one
+    # is in service; at most `max_pins` sessions are remembered (the oldest forgotten).
+    sticky: bool = False
+    max_pins: int = Field(default=10_000, ge=1, le=1_000_000)
+    # Failures in a row (no answer, connection errors, server errors) that take a replica out
+    # of service for `eject_for` seconds; the last replica in service is never ejected.
+    eject_after: int = Field(default=3, ge=1, le=1000)
+    eject_for: float = Field(default=30.0, gt=0, le=3600)
+    # Read-only calls: when the first replica has not answered after `hedge_delay` seconds
+    # (unset: the p95 of the upstream's recent calls), ask a second; the first answer wins.
+    hedge: bool = False
+    hedge_delay: float | None = Field(default=None, gt=0, le=600)
+
+
+class ResilienceConfig(_Strict):
+    """Retries, breaker and cache: defaults for every upstream (`resilience:` at the top)."""
+
+    retry: RetryConfig = Field(default_factory=RetryConfig)
+    breaker: BreakerConfig = Field(default_factory=BreakerConfig)
+    cache: CacheConfig = Field(default_factory=CacheConfig)
+    replicas: ReplicasConfig = Field(default_factory=ReplicasConfig)
+
+
+class ToolResilience(_Strict):
+    """What one upstream's tools (matched by a glob on the upstream's tool name) override."""
+
+    # Safe to repeat (retried), whatever the tool's annotations say; false: never retried.
+    retry: bool | None = None
+    # Cached and coalesced, whatever its readOnlyHint says; false: never.
+    cache: bool | None = None
+    cache_ttl: float | None = Field(default=None, gt=0, le=86_400)
+    # A breaker of its own, besides the upstream's (a tool that fails alone).
+    breaker: bool = False
+
+
+class UpstreamResilience(ResilienceConfig):
+    """An upstream's `resilience:`: the keys given replace the defaults' (section by section,
+    key by key); `tools` maps tool-name globs to overrides, the first match wins."""
+
+    tools: dict[str, ToolResilience] = Field(default_factory=dict)
+
+
+def resilience_for(top: ResilienceConfig, own: UpstreamResilience | None) -> UpstreamResilience:
+    """An upstream's effective resilience settings: its own keys over the defaults."""
+    if own is None:
+        return UpstreamResilience(
+            retry=top.retry, breaker=top.breaker, cache=top.cache, replicas=top.replicas
+        )
+    sections: dict[str, Any] = {}
+    for name in ("retry", "breaker", "cache", "replicas"):
+        base: BaseModel = getattr(top, name)
+        if name in own.model_fields_set:
+            mine: BaseModel = getattr(own, name)
+            base = base.model_copy(update={k: getattr(mine, k) for k in mine.model_fields_set})
+        sections[name] = base
+    return UpstreamResilience(**sections, tools=own.tools)
+
+
 class SecurityConfig(_Strict):
     redaction: RedactionConfig = Field(default_factory=RedactionConfig)
     validation: ValidationConfig = Field(default_factory=ValidationConfig)
@@ -699,6 +857,7 @@ class GatewayConfig(_Strict):
     auth: AuthConfig = Field(default_factory=AuthConfig)
     tenants: TenantsConfig | None = None  # per-tenant profiles (off when unset)
     ratelimits: RateLimitConfig | None = None  # rate limits and budgets (off when unset)
+    resilience: ResilienceConfig = Field(default_factory=ResilienceConfig)
     # Addons of one's own ("package.module:Factory"), run in this order inside the call chain
     # (see `manifold.addons`); each is imported when the gateway starts.
     addons: list[str] = Field(default_factory=list)
@@ -873,7 +1032,15 @@ def load_config(
     fixed = {}
     for name, up in cfg.upstreams.items():
         if up.cwd and not Path(up.cwd).is_absolute():
-            fixed[name] = up.model_copy(update={"cwd": str(base / up.cwd)})
+            fixed[name] = up = up.model_copy(update={"cwd": str(base / up.cwd)})
+        if any(r.cwd and not Path(r.cwd).is_absolute() for r in up.replicas):
+            replicas = [
+                r.model_copy(update={"cwd": str(base / r.cwd)})
+                if r.cwd and not Path(r.cwd).is_absolute()
+                else r
+                for r in up.replicas
+            ]
+            fixed[name] = up.model_copy(update={"replicas": replicas})
     if fixed:
         cfg = cfg.model_copy(update={"upstreams": {**cfg.upstreams, **fixed}})
     return cfg

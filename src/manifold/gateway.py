@@ -8,6 +8,7 @@ everything the gateway knows between messages.
 from __future__ import annotations
 
 import asyncio
+import functools
 import gc
 import logging
 from collections.abc import Sequence
@@ -58,17 +59,28 @@ class Gateway:
             name: Upstream(name, cfg, self, self._on_upstream_ready, self.client_info)
             for name, cfg in config.enabled_upstreams.items()
         }
+        # More instances of an upstream's server (`count`, `replicas`): reached by the router
+        # under their own names ("name#2") when resilience/replicas.py picks one for a call.
+        self.replicas: dict[str, Upstream] = {
+            rname: Upstream(rname, rcfg, _ReplicaEvents(self, name), _no_refresh, self.client_info)
+            for name, cfg in config.enabled_upstreams.items()
+            for rname, rcfg in cfg.replica_configs(name)
+        }
         self.face = ServerFace(config, self.upstreams, __version__)
         self.exposure = Exposure(config.exposure, exposure_override)
         self.state = open_state(config)
         self.results: ResultPages | None = self.state.results
         self.local_tools = GatewayTools(self)
         self.savings = Savings(store=self.state.counters)
-        self.router = Router(self.upstreams, self.catalog, self.local_tools)
+        self.router = Router(self.upstreams, self.catalog, self.local_tools, self.replicas)
         # `middleware` replaces the configured call chain (tests); `addons` join it.
         chain = as_addons(middleware) if middleware else build_addons(self, addons)
         self.hooks = Hooks(chain)
         self.pipeline = self.hooks.call_chain(self.router)
+        # The retry addon, when on, also retries the gateway's own list fetches (reads).
+        self._retrying = next(
+            (r for a in chain if callable(r := getattr(a, "retrying", None))), None
+        )
         self.dispatcher = Dispatcher(self)
         self.cursors = Cursors(self.state.secrets.key("cursor"))
         self.parking = self.state.parking
@@ -91,7 +103,7 @@ class Gateway:
     async def start(self) -> None:
         """Connect every eager upstream (concurrently, bounded), then serve."""
         self.savings.start()
-        eager = [u for u in self.upstreams.values() if not u.cfg.lazy]
+        eager = [u for u in (*self.upstreams.values(), *self.replicas.values()) if not u.cfg.lazy]
         await asyncio.gather(*(self._start_one(u) for u in eager))
         self._ready.set()
         if self.freeze_gc:
@@ -125,7 +137,10 @@ class Gateway:
             t.cancel()
         self.hub.close()
         await self.savings.flush()  # before the upstreams: a client may give us little time
-        await asyncio.gather(*(u.stop() for u in self.upstreams.values()), return_exceptions=True)
+        await asyncio.gather(
+            *(u.stop() for u in (*self.upstreams.values(), *self.replicas.values())),
+            return_exceptions=True,
+        )
         await self.savings.stop()
         for addon in self.hooks.addons:  # addons that keep something (the audit log) flush it
             if callable(close := getattr(addon, "close", None)):
@@ -153,7 +168,7 @@ class Gateway:
     def end_session(self, session: DownstreamSession) -> None:
         """A client session ended: forget it, and end what upstreams kept for it alone."""
         self.sessions.discard(session)
-        for up in self.upstreams.values():
+        for up in (*self.upstreams.values(), *self.replicas.values()):
             up.release(session.id)
         if session.subscriptions:
             self.spawn(self.hub.drop_session(session))
@@ -196,7 +211,13 @@ class Gateway:
         cursor: Any = None
         for _ in range(1000):
             params = {"cursor": cursor} if cursor is not None else {}
-            msg = await up.request(LIST_METHODS[kind], params)
+            method = LIST_METHODS[kind]
+            if self._retrying is None:
+                msg = await up.request(method, params)
+            else:
+                msg = await self._retrying(
+                    up.name, method, functools.partial(up.request, method, params)
+                )
             res = rpc.load_raw(msg.result) if msg.result else {}
             page = res.get(kind) or []
             items.extend(x for x in page if isinstance(x, dict))
@@ -220,3 +241,27 @@ class Gateway:
 
     def on_closed(self, upstream: str, why: str) -> None:
         pass  # the supervisor restarts it; its tools stay listed and calls fail until it is back
+
+
+def _no_refresh(_name: str) -> None:
+    """A replica's lists are its upstream's: nothing to fetch when it is (back) up."""
+
+
+class _ReplicaEvents:
+    """A replica reports under its upstream's name; its list changes are its upstream's."""
+
+    def __init__(self, gw: Gateway, upstream: str) -> None:
+        self.gw = gw
+        self.upstream = upstream
+
+    def on_list_changed(self, upstream: str, kind: str) -> None:
+        pass
+
+    def on_resource_updated(self, upstream: str, params: dict[str, Any]) -> None:
+        self.gw.on_resource_updated(self.upstream, params)
+
+    def on_log(self, upstream: str, params: dict[str, Any]) -> None:
+        self.gw.on_log(self.upstream, params)
+
+    def on_closed(self, upstream: str, why: str) -> None:
+        pass  # its supervisor restarts it; the replica picker skips it meanwhile

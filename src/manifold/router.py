@@ -18,14 +18,23 @@ GATEWAY = "@manifold"  # route.upstream of the gateway's own tools (not a valid 
 
 class Router:
     def __init__(
-        self, upstreams: dict[str, Upstream], catalog: Catalog, local: CallNext | None = None
+        self,
+        upstreams: dict[str, Upstream],
+        catalog: Catalog,
+        local: CallNext | None = None,
+        replicas: dict[str, Upstream] | None = None,
     ) -> None:
         self.upstreams = upstreams
         self.catalog = catalog
         self.local = local  # the gateway's own tools, an in-process upstream
+        self.replicas = replicas or {}  # more instances of an upstream ("name#2", ...)
 
     async def __call__(self, ctx: CallContext) -> rpc.Incoming:
-        up = self.upstreams.get(ctx.route.upstream)
+        up = (
+            self.replicas.get(ctx.replica)
+            if ctx.replica
+            else self.upstreams.get(ctx.route.upstream)
+        )
         if up is None:
             if ctx.route.upstream == GATEWAY and self.local is not None:
                 return await self.local(ctx)

@@ -251,7 +251,7 @@ class HttpFront:
         self.replay_max_age = cfg.replay_max_age
         self.stream_limits = (cfg.stream_max_buffer, cfg.stream_stall_timeout)
         self.reclaim_idle = cfg.client_reclaim_idle
-        for up in gateway.upstreams.values():
+        for up in (*gateway.upstreams.values(), *gateway.replicas.values()):
             if up.cfg.isolation == "per_client":
                 up.reclaim = self._reclaim_client
         self.modern = DownstreamSession(shared=True)  # stateless requests share no state
@@ -385,8 +385,9 @@ class HttpFront:
         elif req.path in self.auth_paths and req.method == "GET" and self.auth is not None:
             if not self._origin_ok(req, resp):
                 return
-            body = orjson.dumps(self.auth.metadata())
-            resp.send(200, {**_JSON, "Cache-Control": "max-age=3600"}, body)
+            resp.send(
+                200, {**_JSON, "Cache-Control": "max-age=3600"}, orjson.dumps(self.auth.metadata())
+            )
         elif req.path == "/health" and req.method == "GET":
             if not self._origin_ok(req, resp):  # it names the upstreams: same checks as /mcp
                 return
@@ -395,7 +396,11 @@ class HttpFront:
                 resp.send(200, _JSON, b'{"status":"ok"}')
                 return
             ups = {n: u.state for n, u in self.gw.upstreams.items()}
-            resp.send(200, _JSON, orjson.dumps({"status": "ok", "upstreams": ups}))
+            body: dict[str, Any] = {"status": "ok", "upstreams": ups}
+            for addon in self.gw.hooks.addons:  # what addons report (circuits, the cache)
+                if callable(report := getattr(addon, "health", None)):
+                    body.update(report())
+            resp.send(200, _JSON, orjson.dumps(body))
         else:
             _text(resp, 404, "Not Found")
 

@@ -32,6 +32,7 @@ class CallContext:
     principal: str = ""  # who is calling (a tenant or token subject; "" when unauthenticated)
     era: Era | None = None  # the upstream's protocol era (None: not connected yet, or local)
     subject: str = ""  # who within the principal (a key's name, a token's sub; "" on stdio)
+    replica: str = ""  # the replica of route.upstream that serves it ("": the upstream itself)
 
 
 CallNext = Callable[[CallContext], Awaitable[Incoming]]
