@@ -73,6 +73,7 @@ def build_addons(gw: Gateway, extra: Sequence[object] = ()) -> list[object]:
     wanted = [
         ("audit", bool(sec.audit.path)),
         ("validate", sec.validation.enabled),
+        ("guard", sec.guard.enabled),
         ("redact", sec.redaction.enabled),
     ]
     for name, on in wanted:
@@ -81,6 +82,12 @@ def build_addons(gw: Gateway, extra: Sequence[object] = ()) -> list[object]:
             addon = module.build(gw)
             if addon is not None:
                 chain.append(addon)
+    # Decisions that are not calls (a hidden definition) go to the audit log when it is on.
+    record = next((getattr(a, "record", None) for a in chain if type(a).__name__ == "Audit"), None)
+    if record is not None:
+        for a in chain:
+            if callable(bind := getattr(a, "bind_audit", None)):
+                bind(record)
     chain.append(CallAddon(raw_meter, "raw_meter"))
     return chain
 
