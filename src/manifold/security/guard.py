@@ -827,11 +827,13 @@ class Guard:
         )
         note = {"action": "block", "score": v.score, "reasons": v.names()}
         if ctx.method == "tools/call":
-            blocked = {
+            blocked: dict[str, Any] = {
                 "content": [{"type": "text", "text": message}],
                 "isError": True,
                 "_meta": {MECHANISM_META: MECHANISM, META_KEY: note},
             }
+            if "resultType" in obj:  # a modern result keeps its type
+                blocked["resultType"] = obj["resultType"]
             return msgspec.structs.replace(res, result=msgspec.Raw(orjson.dumps(blocked)))
         raise rpc.RpcError(
             rpc.INTERNAL_ERROR,
