@@ -105,10 +105,14 @@ _OBJ_NOUNS = (
     r"system (?:message|prompt)|safety (?:guidelines|rules|checks|filters)|training|"
     r"evaluation criteria|scoring rubric|everything (?:you|that) (?:were|was|have been) told)"
 )
+_SECRET_DATA = (
+    r"(?:passwords?|credentials|api[ _-]?keys?|keys|tokens?|secrets?|(?:chat |conversation )?"
+    r"history|conversation|cookies|environment variables|\.env|ssh|id_rsa|credit card|"
+    r"private)"
+)
 _DATA = (
-    r"(?:passwords?|credentials|api[ _-]?keys?|keys|tokens?|secrets?|history|conversation|"
-    r"chats?|files|attachments|data|emails|documents|contents|messages|details|information|"
-    r"cookies|environment variables|\.env|ssh|id_rsa|credit card|personal)"
+    r"(?:" + _SECRET_DATA + r"|chats?|files|attachments|data|emails|documents|contents|messages|"
+    r"details|information|personal)"
 )
 _ENGLISH: list[tuple[str, float, str]] = [
     # (reason, weight, RE2 pattern over the folded text)
@@ -163,7 +167,7 @@ _ENGLISH: list[tuple[str, float, str]] = [
     ),
     (
         "override",
-        0.6,
+        0.75,
         _I + r"\b(?:reveal|print|output|show|display|repeat|leak|dump|tell me|give me|share)\b"
         r"[^.!?\n]{0,40}\b(?:(?:your|the) (?:hidden |secret |initial |original )?"
         r"(?:system prompt|system message|system instructions|initial instructions|"
@@ -235,6 +239,16 @@ _ENGLISH: list[tuple[str, float, str]] = [
     ),
     (
         "exfil-url",
+        0.75,
+        _I + r"\b(?:send|forward|email|e-mail|upload|post|transmit|exfiltrate|leak|copy|"
+        r"append|submit|deliver|route|mail)(?:s|ed|ing)?\b[^.!?\n]{0,60}?\b"
+        + _SECRET_DATA
+        + r"\b[^.!?\n]{0,60}\b(?:to|into|at|on)\s+"
+        r"(?:this |the |an? |our )?(?:address |url |endpoint |webhook |server |number |email )?"
+        r"(?:https?://|ftp://|[\w.+-]+@[\w-]+\.[\w.-]+|webhook|\+?\d[\d -]{7,})",
+    ),
+    (
+        "exfil-url",
         0.6,
         _I + r"\b(?:send|forward|email|e-mail|upload|post|transmit|exfiltrate|leak|copy|"
         r"append|submit|deliver|route|mail)(?:s|ed|ing)?\b[^.!?\n]{0,60}?\b" + _DATA + r"\b"
@@ -252,7 +266,7 @@ _ENGLISH: list[tuple[str, float, str]] = [
     ),
     (
         "exfil-url",
-        0.55,
+        0.6,
         _I + r"\b(?:call|use|invoke|run|trigger)\b[^.!?\n]{0,20}\b(?:the )?(?:send_?\w*|\w*_?email|"
         r"\w*_?mail|http_?request|fetch_?url|fetch|post_?\w*|upload_?\w*|webhook\w*|"
         r"browser|file transfer|curl)\b[^.!?\n]{0,20}(?:tool|function|command)?\b[^.!?\n]{0,80}"
