@@ -505,6 +505,20 @@ _ML_WEIGHTS: Final = {
 }
 
 
+_SET_MEM: Final = 4 << 20  # bytes of automaton per pattern set (compiled program and DFA cache)
+
+
+def _set(patterns: list[str], max_mem: int, case_sensitive: bool = True) -> Any:
+    opts = re2.Options()
+    opts.case_sensitive = case_sensitive
+    opts.max_mem = max_mem
+    s = re2.Set.SearchSet(opts)
+    for p in patterns:
+        s.Add(p)
+    s.Compile()
+    return s
+
+
 @dataclass(slots=True)
 class Verdict:
     """A text's score (0 to 1) and its reasons (name -> the weight it added)."""
@@ -539,25 +553,22 @@ class Scanner:
 
     def __init__(self, max_scan_chars: int = 4_000_000) -> None:
         self.max_scan_chars = max_scan_chars
-        self._english = [(r, w, re2.compile(p)) for r, w, p in _ENGLISH]
-        phrases = _load_phrases()
-        self._ml: list[tuple[str, float, Any]] = []
+        # Each family of patterns is one RE2 set (one automaton, one bounded memory budget):
+        # a match says which patterns occur, which is all a score needs.
+        self._english = [(r, w) for r, w, _ in _ENGLISH]
+        self._en_set = _set([p for _, _, p in _ENGLISH], _SET_MEM)
+        ml: list[str] = []
+        self._ml: list[tuple[str, float]] = []
         triggers = list(_TRIGGERS_EN)
-        for fams in phrases.values():
+        for fams in _load_phrases().values():
             for fam, pats in fams.items():
                 if fam == "trigger":
-                    triggers.extend("(?i)" + re2.escape(t) for t in pats)
+                    triggers.extend(re2.escape(t) for t in pats)
                     continue
-                reason, weight = _ML_WEIGHTS[fam]
-                self._ml.extend((reason, weight, re2.compile(p)) for p in pats)
-        opts = re2.Options()
-        opts.case_sensitive = False
-        opts.max_mem = 64 << 20
-        s = re2.Set.SearchSet(opts)
-        for t in triggers:
-            s.Add(t)
-        s.Compile()
-        self._set = s
+                self._ml.extend(_ML_WEIGHTS[fam] for _ in pats)
+                ml.extend(pats)
+        self._ml_set = _set(ml, _SET_MEM)
+        self._set = _set(triggers, _SET_MEM, case_sensitive=False)
 
     # ------------------------------------------------------------- prefilter
 
@@ -607,21 +618,23 @@ class Scanner:
 
     def _phrases(self, fold: str, norm: str, surface: str) -> Verdict:
         found = Verdict()
-        for reason, weight, rx in self._english:
-            if rx.search(fold) is not None:
-                if reason == "poison-marker" and surface == "description":
-                    weight += 0.2
-                found.add(reason, weight)
+        for i in self._en_set.Match(fold) or ():
+            reason, weight = self._english[i]
+            if reason == "poison-marker" and surface == "description":
+                weight += 0.2
+            found.add(reason, weight)
         # In a definition, secrecy or a sensitive target is what tool poisoning looks like.
         if surface == "description" and (
             "secrecy" in found.reasons or "sensitive" in found.reasons
         ):
             found.add("poison-marker", 0.5)
-        bare = _bare(norm)
         ml = Verdict()
-        for reason, weight, rx in self._ml:
-            if rx.search(bare) is not None or rx.search(norm) is not None:
-                ml.add(reason, weight)
+        bare = _bare(norm)
+        hits = set(self._ml_set.Match(bare) or ())
+        if bare is not norm:
+            hits.update(self._ml_set.Match(norm) or ())
+        for i in hits:
+            ml.add(*self._ml[i])
         if ml.reasons.get("exfil-url", 0.0) and _ADDRESS.search(norm) is not None:
             ml.add("exfil-url", 0.7)  # an order to send data, and where to
         found.merge(ml)
