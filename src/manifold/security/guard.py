@@ -39,7 +39,7 @@ reach the thresholds:
 - `encoded`: base64 and hex runs that decode to text, ROT13, reversed text, letter-spaced
   words: each decoded form is scored again, and counts when it holds an instruction.
 - `multilingual`: the same families (override, reveal, new role, secrecy, exfiltration) in
-  16 languages, from `data/injection_phrases.json` (RE2 patterns).
+  17 languages, from `data/injection_phrases.json` (RE2 patterns).
 
 Decisions: `score >= block` refuses (a tool result becomes `isError: true` with a short
 explanation and no payload; `resources/read` and `prompts/get` get JSON-RPC error -32603 with
@@ -47,7 +47,8 @@ explanation and no payload; `resources/read` and `prompts/get` get JSON-RPC erro
 request is answered to the upstream with an error); `score >= quarantine` marks (a warning
 text block before the content and `_meta["manifold/guard"]`, or a warning before a
 definition's description). `mode: audit` only logs and audits. Each decision is logged
-(warning) with the score and reasons, and audited when the audit log is on.
+(warning) with the score and reasons, and audited when the audit log is on (an entry
+`"event": "guard"` of its own, besides the call's entry).
 
 Cost: one RE2 set of trigger words matched once over a result's raw bytes; a result that
 fires none (most) is relayed undecoded. One that fires is decoded, its texts collected
