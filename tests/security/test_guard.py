@@ -333,3 +333,28 @@ def test_scanning_never_raises(text: str) -> None:
     v = S.score(text)
     assert 0.0 <= v.score <= 1.0
     S.score(text, "description")
+
+
+def test_the_prefilter_never_hides_a_decision() -> None:
+    """Every corpus text that the full scan would block or mark fires the prefilter too."""
+    from manifold.security.guard import Verdict
+
+    for line in (DATA / "guard_corpus.jsonl").read_text().splitlines():
+        c = json.loads(line)
+        surface = "result" if c["surface"] == "result" else "description"
+        full = Verdict()
+        S._scan(c["text"], surface, full, 0)
+        if full.finish().score >= GuardConfig().quarantine:
+            assert S.suspicious(c["text"]), c["text"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"id": "4e79ee3e-4345-4abc-b64b-c2de08eb2fe4", "sha": "3f786850e387550fdab836ed7e6dc881de23001b"}',
+        '{"model": "gpt-4", "agent": "ci-bot", "hidden": false, "post_id": 3, "nonce": "g3-1234-10126082844442"}',
+        "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+    ],
+)
+def test_common_data_does_not_fire_the_prefilter(text: str) -> None:
+    assert not S.suspicious(text)
