@@ -583,7 +583,10 @@ class Scanner:
     def match_fn(self) -> Callable[[bytes | memoryview], Any]:
         """The prefilter's match over bytes, without the wrapper's type checks (hot path)."""
         inner = getattr(self._set, "_set", None)
-        return inner.Match if inner is not None and callable(inner.Match) else self._set.Match
+        fn: Callable[[bytes | memoryview], Any] = (
+            inner.Match if inner is not None and callable(inner.Match) else self._set.Match
+        )
+        return fn
 
     def suspicious(self, raw: bytes | memoryview | str) -> bool:
         """Whether `raw` holds anything the signals start from (most results do not)."""
