@@ -845,11 +845,16 @@ class Guard:
         if upstream == _GATEWAY or (self._trusted and self.trusted(upstream)):
             return res
         self.counts["scanned"] += 1
-        obj = rpc.load_raw(raw)
-        if not isinstance(obj, dict):
-            return res
-        texts = texts_of({k: x for k, x in obj.items() if k != "_meta"}, [])
-        v = self.scanner.score("\n".join(texts), "result")
+        try:
+            obj = rpc.load_raw(raw)
+        except orjson.JSONDecodeError:  # nested past the decoder's depth: scan its JSON text
+            obj = None
+        if isinstance(obj, dict):
+            text = "\n".join(texts_of({k: x for k, x in obj.items() if k != "_meta"}, []))
+        else:
+            obj = {}
+            text = bytes(raw).decode("utf-8", "replace")
+        v = self.scanner.score(text, "result")
         action = self.decide(v)
         if action == "pass":
             return res
@@ -858,6 +863,8 @@ class Guard:
             return res
         if action == "quarantine":
             self.counts["quarantined"] += 1
+            if not obj:  # not decodable, so not markable: it passes (logged above)
+                return res
             return msgspec.structs.replace(
                 res, result=msgspec.Raw(orjson.dumps(_quarantined(obj, ctx.method, v)))
             )
