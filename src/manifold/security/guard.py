@@ -102,9 +102,18 @@ _VERBS = (
 )
 _OBJ_NOUNS = (
     r"(?:instructions?|directives?|rules|guidelines|guidance|prompts?|commands|orders|"
-    r"constraints|programming|policies|policy|restrictions|directions|configuration|"
+    r"constraints|programming|policies|policy|restrictions|directions|"
     r"system (?:message|prompt)|safety (?:guidelines|rules|checks|filters)|training|"
     r"evaluation criteria|scoring rubric|everything (?:you|that) (?:were|was|have been) told)"
+)
+# The verb then a word that points at what the reader was given ("all", "your", "previous",
+# "the" ...), then the instructions: "abandon/teardown policy" or "fire-and-forget in both
+# directions" in code comments are not orders to drop instructions.
+_OVERRIDE = (
+    _VERBS + r"(?:\s+about)?\s+(?:(?:all|any|every|each|the|your|my|our|its|their|these|those|"
+    r"this|that|previous|prior|above|earlier|preceding|original|initial|existing|old|former|"
+    r"system|safety|whatever|what)\b[^.!?\n]{0,60}?\b" + _OBJ_NOUNS + r"|everything (?:you|that|"
+    r"above|before|said|stated|prior|previously)\b)"
 )
 _SECRET_DATA = (
     r"(?:passwords?|credentials|api[ _-]?keys?|keys|tokens?|secrets?|(?:chat |conversation )?"
@@ -117,7 +126,7 @@ _DATA = (
 )
 _ENGLISH: list[tuple[str, float, str]] = [
     # (reason, weight, RE2 pattern over the folded text)
-    ("override", 0.8, _I + _VERBS + r"\b[^.!?\n]{0,60}?\b" + _OBJ_NOUNS + r"\b"),
+    ("override", 0.8, _I + _OVERRIDE),
     (
         "override",
         0.8,
@@ -214,7 +223,7 @@ _ENGLISH: list[tuple[str, float, str]] = [
         "role-impersonation",
         0.75,
         _I + r"(?:^|\n)[ \t>*#-]*(?:system(?: message| prompt| note| update)?|human|admin|"
-        r"developer|root|operator)\s*(?:\(\w+\))?\s*[:\]]\s*\n?[^\n]{0,80}?\b(?:you|your|the "
+        r"developer|operator)\s*(?:\(\w+\))?\s*[:\]]\s*\n?[^\n]{0,80}?\b(?:you|your|the "
         r"(?:assistant|model|ai|user)|must|now|call|disable|ignore|reveal|output|comply|send|"
         r"delete|forward|execute|run|print|new (?:rules|policy|instructions))\b",
     ),
@@ -419,7 +428,7 @@ _REVERSED_HINT = re2.compile(_I + _REVERSED_WORDS)
 # --------------------------------------------------------------------- the prefilter
 
 _TRIGGERS_EN = [
-    _VERBS + r"\b[^.!?\n]{0,60}?\b" + _OBJ_NOUNS,
+    _OVERRIDE,
     r"ignor",
     r"disregard",
     r"forget",
