@@ -66,6 +66,7 @@ import logging
 import time
 import unicodedata
 from collections.abc import Callable, Iterator
+from itertools import islice
 from dataclasses import dataclass, field
 from importlib import resources
 from typing import TYPE_CHECKING, Any, Final, Protocol
@@ -90,6 +91,7 @@ MECHANISM_META: Final = "manifold/mechanism"  # as security/audit.py reads it
 _GATEWAY: Final = "@manifold"  # the gateway's own tools (their inner calls are scanned)
 _MAX_DECODED: Final = 64  # encoded runs decoded per text
 _MAX_DEPTH: Final = 2  # a decoded payload's own encoded runs are decoded once more
+_MAX_HIDDEN: Final = 64  # hidden payloads scanned per text
 
 # ----------------------------------------------------------------------------- the patterns
 
@@ -614,7 +616,9 @@ class Scanner:
         return v.finish()
 
     def _scan(self, text: str, surface: str, v: Verdict, depth: int) -> None:
-        hidden = list(self._hidden(text, v))
+        # What a carrier hides is scanned, and what it hides in turn, to a bounded depth and
+        # count: a text of nested carriers cannot make the scan recurse or repeat without end.
+        hidden = list(islice(self._hidden(text, v), _MAX_HIDDEN)) if depth <= _MAX_DEPTH else []
         norm = unicodedata.normalize("NFKC", text.translate(_STRIP)).casefold()
         fold = norm.translate(_CONFUSABLE)
         if _MIXED.search(norm) is not None and len(_MIXED.findall(norm)) >= 2:
