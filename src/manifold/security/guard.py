@@ -66,9 +66,9 @@ import logging
 import time
 import unicodedata
 from collections.abc import Callable, Iterator
-from itertools import islice
 from dataclasses import dataclass, field
 from importlib import resources
+from itertools import islice
 from typing import TYPE_CHECKING, Any, Final, Protocol
 
 import msgspec
