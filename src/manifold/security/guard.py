@@ -57,6 +57,7 @@ fires none (most) is relayed undecoded. One that fires is decoded, its texts col
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import binascii
 import codecs
@@ -92,6 +93,7 @@ _GATEWAY: Final = "@manifold"  # the gateway's own tools (their inner calls are 
 _MAX_DECODED: Final = 64  # encoded runs decoded per text
 _MAX_DEPTH: Final = 2  # a decoded payload's own encoded runs are decoded once more
 _MAX_HIDDEN: Final = 64  # hidden payloads scanned per text
+_THREAD_CHARS: Final = 256 * 1024  # a result text longer than this is scored in a thread
 
 # ----------------------------------------------------------------------------- the patterns
 
@@ -867,7 +869,10 @@ class Guard:
         else:
             obj = {}
             text = bytes(raw).decode("utf-8", "replace")
-        v = self.scanner.score(text, "result")
+        if len(text) > _THREAD_CHARS:  # long: scanned off the event loop, others keep moving
+            v = await asyncio.to_thread(self.scanner.score, text, "result")
+        else:
+            v = self.scanner.score(text, "result")
         action = self.decide(v)
         if action == "pass":
             return res
