@@ -116,7 +116,7 @@ _OBJ_NOUNS = (
 _OVERRIDE = (
     _VERBS + r"(?:\s+about)?\s+(?:(?:all|any|every|each|the|your|my|our|its|their|these|those|"
     r"this|that|previous|prior|above|earlier|preceding|original|initial|existing|old|former|"
-    r"system|safety|whatever|what)\b[^.!?\n]{0,60}?\b" + _OBJ_NOUNS + r"|everything (?:you|that|"
+    r"system|safety|whatever|what)\b[^.!?\n]*?\b" + _OBJ_NOUNS + r"|everything (?:you|that|"
     r"above|before|said|stated|prior|previously)\b)"
 )
 _SECRET_DATA = (
@@ -136,7 +136,7 @@ _ENGLISH: list[tuple[str, float, str]] = [
         0.8,
         _I + r"\b(?:previous|prior|earlier|above|preceding|original|old|former|initial|existing)"
         r" (?:instructions|directives|rules|guidelines|guidance|orders|directions|prompts?)"
-        r"[^.!?\n]{0,40}\b(?:are|is) (?:void|cancel+ed|revoked|obsolete|null|no longer valid|"
+        r"[^.!?\n]*\b(?:are|is) (?:void|cancel+ed|revoked|obsolete|null|no longer valid|"
         r"superseded|overridden|replaced)",
     ),
     ("override", 0.8, _I + r"\b(?:previous|prior|earlier) directives are cancel+ed\b"),
@@ -151,7 +151,7 @@ _ENGLISH: list[tuple[str, float, str]] = [
         0.55,
         _I + r"\b(?:your|the) (?:new|real|actual|true|updated|only|primary) "
         r"(?:task|objective|goal|purpose|mission|role|instructions?|directive|orders?)\b"
-        r"[^.!?\n]{0,8}\b(?:is|are|:)",
+        r"[^.!?\n]*\b(?:is|are|:)",
     ),
     ("override", 0.55, _I + r"\bnew (?:instructions?|directives?|rules|policy|orders?)\s*:"),
     ("override", 0.45, _I + r"\bnew (?:instructions?|directives?|rules) supersede"),
@@ -183,7 +183,7 @@ _ENGLISH: list[tuple[str, float, str]] = [
         "override",
         0.75,
         _I + r"\b(?:reveal|print|output|show|display|repeat|leak|dump|tell me|give me|share)\b"
-        r"[^.!?\n]{0,40}\b(?:(?:your|the) (?:hidden |secret |initial |original )?"
+        r"[^.!?\n]*\b(?:(?:your|the) (?:hidden |secret |initial |original )?"
         r"(?:system prompt|system message|system instructions|initial instructions|"
         r"hidden instructions|prompt verbatim))",
     ),
@@ -247,17 +247,17 @@ _ENGLISH: list[tuple[str, float, str]] = [
     (
         "exfil-url",
         0.75,
-        _I + r"!?\[[^\]\n]{0,100}\]\(\s*(?:https?|ftp)://[^)\s]{0,300}[?&#/=]"
-        r"[^)\s]{0,200}(?:\{|\}|<|%7b|%3c|\$|insert|user_?data|private|secret|conversation|"
+        _I + r"!?\[[^\]\n]{0,100}\]\(\s*(?:https?|ftp)://[^)\s]*[?&#/=]"
+        r"[^)\s]*(?:\{|\}|<|%7b|%3c|\$|insert|user_?data|private|secret|conversation|"
         r"history|summary|password|api_?key|token=\[|\[)",
     ),
     (
         "exfil-url",
         0.75,
         _I + r"\b(?:send|forward|email|e-mail|upload|post|transmit|exfiltrate|leak|copy|"
-        r"append|submit|deliver|route|mail)(?:s|ed|ing)?\b[^.!?\n]{0,60}?\b"
+        r"append|submit|deliver|route|mail)(?:s|ed|ing)?\b[^.!?\n]*?\b"
         + _SECRET_DATA
-        + r"\b[^.!?\n]{0,60}\b(?:to|into|at|on)\s+"
+        + r"\b[^.!?\n]*\b(?:to|into|at|on)\s+"
         r"(?:this |the |an? |our )?(?:address |url |endpoint |webhook |server |number |email )?"
         r"(?:https?://|ftp://|[\w.+-]+@[\w-]+\.[\w.-]+|webhook|\+?\d[\d -]{7,})",
     ),
@@ -265,8 +265,8 @@ _ENGLISH: list[tuple[str, float, str]] = [
         "exfil-url",
         0.6,
         _I + r"\b(?:send|forward|email|e-mail|upload|post|transmit|exfiltrate|leak|copy|"
-        r"append|submit|deliver|route|mail)(?:s|ed|ing)?\b[^.!?\n]{0,60}?\b" + _DATA + r"\b"
-        r"[^.!?\n]{0,60}\b(?:to|into|at|on)\s+"
+        r"append|submit|deliver|route|mail)(?:s|ed|ing)?\b[^.!?\n]*?\b" + _DATA + r"\b"
+        r"[^.!?\n]*\b(?:to|into|at|on)\s+"
         r"(?:this |the |an? |our )?(?:address |url |endpoint |webhook |server |number |email )?"
         r"(?:https?://|ftp://|[\w.+-]+@[\w-]+\.[\w.-]+|webhook|\+?\d[\d -]{7,})",
     ),
@@ -274,16 +274,16 @@ _ENGLISH: list[tuple[str, float, str]] = [
         "exfil-url",
         0.3,
         _I + r"\b(?:send|forward|email|e-mail|upload|post|transmit|exfiltrate|leak|copy|"
-        r"append|submit|deliver|route|mail)(?:s|ed|ing)?\b[^.!?\n]{0,80}\b(?:to|into|at|on)\s+"
+        r"append|submit|deliver|route|mail)(?:s|ed|ing)?\b[^.!?\n]*\b(?:to|into|at|on)\s+"
         r"(?:this |the |an? |our )?(?:address |url |endpoint |webhook |server |number |email )?"
         r"(?:https?://|ftp://|[\w.+-]+@[\w-]+\.[\w.-]+|webhook|\+?\d[\d -]{7,})",
     ),
     (
         "exfil-url",
         0.6,
-        _I + r"\b(?:call|use|invoke|run|trigger)\b[^.!?\n]{0,20}\b(?:the )?(?:send_?\w*|\w*_?email|"
+        _I + r"\b(?:call|use|invoke|run|trigger)\b[^.!?\n]*\b(?:the )?(?:send_?\w*|\w*_?email|"
         r"\w*_?mail|http_?request|fetch_?url|fetch|post_?\w*|upload_?\w*|webhook\w*|"
-        r"browser|file transfer|curl)\b[^.!?\n]{0,20}(?:tool|function|command)?\b[^.!?\n]{0,80}"
+        r"browser|file transfer|curl)\b[^.!?\n]*(?:tool|function|command)?\b[^.!?\n]*"
         r"\b(?:history|conversation|credentials|password|secrets?|api keys?|contents of|"
         r"ssh|\.env|files?|emails|messages|personal|phone|address|attachments?|data)\b",
     ),
@@ -291,8 +291,8 @@ _ENGLISH: list[tuple[str, float, str]] = [
     (
         "exfil-url",
         0.4,
-        _I + r"\b(?:gather|collect|extract|harvest)\b[^.!?\n]{0,40}\b(?:user'?s?|their|your)\b"
-        r"[^.!?\n]{0,30}\b(?:messages|history|credentials|passwords?|keys|data|emails|files)\b",
+        _I + r"\b(?:gather|collect|extract|harvest)\b[^.!?\n]*\b(?:user'?s?|their|your)\b"
+        r"[^.!?\n]*\b(?:messages|history|credentials|passwords?|keys|data|emails|files)\b",
     ),
     # tool poisoning (weights raised for definitions, below)
     ("poison-marker", 0.35, _I + r"<(?:important|instructions?|secret|hidden|system)>"),
@@ -300,7 +300,7 @@ _ENGLISH: list[tuple[str, float, str]] = [
         "poison-marker",
         0.35,
         _I + r"\bbefore (?:using|calling|invoking|any call to|you use|you call) (?:this|the|any)"
-        r"\b[^.!?\n]{0,80}\b(?:read|call|invoke|pass|include|send|first|must)\b",
+        r"\b[^.!?\n]*\b(?:read|call|invoke|pass|include|send|first|must)\b",
     ),
     (
         "poison-marker",
@@ -312,9 +312,8 @@ _ENGLISH: list[tuple[str, float, str]] = [
     (
         "poison-marker",
         0.45,
-        _I
-        + r"\b(?:pass|put|include|fill|copy|place|insert|add)\b[^.!?\n]{0,40}\b(?:its|the|their)?"
-        r"\s*(?:contents?|result|text)\b[^.!?\n]{0,40}\b(?:as|in|into|here|this field|"
+        _I + r"\b(?:pass|put|include|fill|copy|place|insert|add)\b[^.!?\n]*\b(?:its|the|their)?"
+        r"\s*(?:contents?|result|text)\b[^.!?\n]*\b(?:as|in|into|here|this field|"
         r"the '?\w+'? (?:parameter|argument|field))\b",
     ),
     (
@@ -328,10 +327,10 @@ _ENGLISH: list[tuple[str, float, str]] = [
         0.5,
         _I + r"\b(?:do not|don't|never|must not|without) (?:tell|telling|inform|informing|notify|"
         r"notifying|mention|mentioning|reveal|revealing|disclose|disclosing|alert|alerting|"
-        r"bother|bothering|let)\b[^.!?\n]{0,30}\bthe user\b|\b(?:the user|they) (?:must|should|"
-        r"does|do|will|need) (?:not|never|n't)\b[^.!?\n]{0,20}\b(?:know|be told|see|notice|"
+        r"bother|bothering|let)\b[^.!?\n]*\bthe user\b|\b(?:the user|they) (?:must|should|"
+        r"does|do|will|need) (?:not|never|n't)\b[^.!?\n]*\b(?:know|be told|see|notice|"
         r"need to know|be informed)\b|\b(?:hidden|secret) from the user\b|\bsilently\b"
-        r"[^.!?\n]{0,40}\b(?:include|send|add|forward|call|copy|pass|run)\b|\bwithout the "
+        r"[^.!?\n]*\b(?:include|send|add|forward|call|copy|pass|run)\b|\bwithout the "
         r"user'?s? (?:knowledge|noticing|consent)\b|\bkeep (?:this|it) (?:secret|hidden) from\b|"
         r"\bdon'?t reveal to the user\b|\bmust stay hidden\b",
     ),
