@@ -9,10 +9,11 @@ Signals, each a named reason with a weight; the weights are combined as independ
 reach the thresholds:
 
 - `override`: "ignore / disregard / forget ... (previous) instructions / rules"; a new task
-  ("from now on you ...", "your new instructions are", "developer mode", "no restrictions");
-  a request to reveal the system prompt; text addressed to the model ("note to the AI",
-  "if you are an LLM"). Damped when the text is visibly *about* such phrases (a security
-  article quoting them, a Q&A explaining them) and nothing else points at the model.
+  ("from now on you ...", "your new instructions are:"); a request to reveal the system
+  prompt. `jailbreak`: "you are now DAN", "developer mode", "no restrictions". `addressed`:
+  text addressed to the model ("note to the AI", "if you are an LLM"; never decisive alone).
+  These are damped when the text is visibly *about* such phrases (a security article quoting
+  them, a Q&A explaining them) and nothing else points at the model.
 - `role-impersonation`: chat-template tokens (`<|im_start|>`, `[INST]`, `<<SYS>>`,
   `<|start_header_id|>`, `<start_of_turn>`), `<system>` tags, fake `System:` / `Human:` /
   `Assistant:` turns followed by orders. JSON such as `"role": "system"` in code is not a turn.
@@ -34,8 +35,9 @@ reach the thresholds:
   tool ...", shadowing other tools ("never call the other ... tools", "always call this tool
   first"), a parameter the model must fill with a file's contents or the conversation.
 - `secrecy`: "do not tell the user", "without informing the user", "silently".
-- `sensitive`: what an injection goes after: `~/.ssh`, `id_rsa`, `.env`, `mcp.json`,
-  credentials, private keys, the conversation history.
+- `sensitive`, `destructive`: what an injection goes after (`~/.ssh`, `id_rsa`, `.env`,
+  `mcp.json`, credentials, private keys, the conversation history) or does (`rm -rf`,
+  "delete all", `curl ... | sh`).
 - `encoded`: base64 and hex runs that decode to text, ROT13, reversed text, letter-spaced
   words: each decoded form is scored again, and counts when it holds an instruction.
 - `multilingual`: the same families (override, reveal, new role, secrecy, exfiltration) in
@@ -52,7 +54,10 @@ definition's description). `mode: audit` only logs and audits. Each decision is 
 
 Cost: one RE2 set of trigger words matched once over a result's raw bytes; a result that
 fires none (most) is relayed undecoded. One that fires is decoded, its texts collected
-(not image, audio or blob data) and scanned. See `docs/security.md`.
+(not image, audio or blob data) and scanned; each pattern family is one RE2 set (linear time,
+a bounded automaton); a text over 256 K characters is scanned in a worker thread. What
+carriers hide and what encodings decode to is scanned again, to a bounded depth and count.
+See `docs/security.md`.
 """
 
 from __future__ import annotations
