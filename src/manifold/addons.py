@@ -78,7 +78,10 @@ def build_addons(gw: Gateway, extra: Sequence[object] = ()) -> list[object]:
         ("honeytokens", bool(sec.honeytokens.values)),
         ("policy", sec.policy.on),
         ("validate", sec.validation.enabled),
+        # Pins before the guard: a tool's definition is pinned as its upstream sent it, not
+        # with the guard's warning (catalog hooks run outermost first).
         ("pins", sec.pins.mode != "off"),
+        ("guard", sec.guard.enabled),
         ("redact", sec.redaction.enabled),
     ]
     for name, on in wanted:
@@ -109,6 +112,12 @@ def build_addons(gw: Gateway, extra: Sequence[object] = ()) -> list[object]:
             addon = importlib.import_module(f"manifold.resilience.{name}").build(gw, policy)
             if addon is not None:
                 chain.append(addon)
+    # Decisions that are not calls (a hidden definition) go to the audit log when it is on.
+    record = next((getattr(a, "record", None) for a in chain if type(a).__name__ == "Audit"), None)
+    if record is not None:
+        for a in chain:
+            if callable(bind := getattr(a, "bind_audit", None)):
+                bind(record)
     chain.append(CallAddon(raw_meter, "raw_meter"))
     return chain
 

@@ -632,6 +632,37 @@ def resilience_for(top: ResilienceConfig, own: UpstreamResilience | None) -> Ups
     return UpstreamResilience(**sections, tools=own.tools)
 
 
+GuardSurface = Literal["results", "descriptions", "resources", "prompts", "server_requests"]
+GUARD_SURFACES: tuple[GuardSurface, ...] = ("results", "descriptions", "resources", "prompts")
+
+
+class GuardConfig(_Strict):
+    """The prompt-injection guard (security/guard.py): results and definitions are scored."""
+
+    enabled: bool = True
+    # `enforce` blocks and quarantines; `audit` only logs (and audits) what it would do.
+    mode: Literal["enforce", "audit"] = "enforce"
+    # Scores are 0..1: at or above `block` a result is refused and a definition hidden; at or
+    # above `quarantine` it passes marked (a warning first, `_meta["manifold/guard"]`).
+    block: float = Field(default=0.7, gt=0.0, le=1.0)
+    quarantine: float = Field(default=0.5, gt=0.0, le=1.0)
+    # What is scored: tool results, definitions (tool / prompt / resource), resources/read
+    # contents, prompts/get messages, and server-to-client requests (sampling, elicitation).
+    surfaces: list[GuardSurface] = Field(default_factory=lambda: list(GUARD_SURFACES))
+    # Upstreams (glob patterns on their names) whose text is not scored.
+    trusted_upstreams: list[str] = Field(default_factory=list, max_length=1000)
+    # Characters of one result scanned at most (the rest passes unscanned).
+    max_scan_chars: int = Field(default=4_000_000, ge=1024, le=64_000_000)
+
+    @model_validator(mode="after")
+    def _order(self) -> GuardConfig:
+        if self.quarantine > self.block:
+            raise ValueError(
+                f"quarantine ({self.quarantine}) must not be above block ({self.block})"
+            )
+        return self
+
+
 class SecurityConfig(_Strict):
     redaction: RedactionConfig = Field(default_factory=RedactionConfig)
     validation: ValidationConfig = Field(default_factory=ValidationConfig)
@@ -639,6 +670,7 @@ class SecurityConfig(_Strict):
     pins: PinsConfig = Field(default_factory=PinsConfig)
     honeytokens: HoneytokensConfig = Field(default_factory=HoneytokensConfig)
     policy: PolicyConfig = Field(default_factory=PolicyConfig)
+    guard: GuardConfig = Field(default_factory=GuardConfig)
 
 
 class StateConfig(_Strict):

@@ -72,6 +72,12 @@ async def _tools(c: Client) -> dict[str, str]:
     return {t.name: t.description or "" for t in (await c.list_tools()).tools}
 
 
+def _served(description: str | None) -> bool:
+    """The changed definition as the upstream sent it. The injection guard (on by default)
+    may put its warning before this text; that is its own mechanism, tested on its own."""
+    return description is not None and description.endswith(EVIL)
+
+
 def _audit(tmp_path: Path) -> list[dict[str, Any]]:
     path = tmp_path / "audit.jsonl"
     return [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
@@ -121,7 +127,7 @@ async def test_a_changed_tool_is_held_until_approved_on_the_running_gateway(
             assert "approved sh__lookup (description changed)" in approved.stdout
 
             async def back() -> bool:
-                return (await _tools(c)).get("sh__lookup") == EVIL
+                return _served((await _tools(c)).get("sh__lookup"))
 
             await _until(back, "the approved tool listed again, without a restart")
             assert _text(await c.call_tool("sh__lookup", {"query": "x"})) == "definition of x"
@@ -131,7 +137,7 @@ async def test_a_changed_tool_is_held_until_approved_on_the_running_gateway(
 
             async def renamed() -> bool:
                 tools = await _tools(c)
-                return tools.get("sh__define") == EVIL and "sh__lookup" not in tools
+                return _served(tools.get("sh__define")) and "sh__lookup" not in tools
 
             await _until(renamed, "the renamed tool listed")
             assert _text(await c.call_tool("sh__define", {"query": "y"})) == "definition of y"
@@ -177,7 +183,7 @@ def test_a_change_made_while_the_gateway_was_down_is_held_at_the_next_start(
     assert "sh__lookup" not in _listed(changed)
     approved = _cli("pins", "approve", f"sh__lookup@{seen.group(1)}", "--config", str(changed))
     assert "approved sh__lookup" in approved.stdout, approved.stderr
-    assert _listed(changed)["sh__lookup"] == EVIL
+    assert _served(_listed(changed)["sh__lookup"])
     # Nothing left to approve: a clear refusal naming the tool.
     again = _cli("pins", "approve", "sh__lookup", "--config", str(changed))
     assert again.returncode == 2 and "no held change" in again.stderr, again.stderr
@@ -188,7 +194,7 @@ def test_a_change_made_while_the_gateway_was_down_is_held_at_the_next_start(
 def test_audit_mode_serves_the_changed_tool_and_logs_it(tmp_path: Path) -> None:
     _listed(_config(tmp_path, mode="audit"))
     tools = _listed(_config(tmp_path, "--description", EVIL, mode="audit"))
-    assert tools["sh__lookup"] == EVIL
+    assert _served(tools["sh__lookup"])
     entries = [e for e in _audit(tmp_path) if e.get("event") == "pin_changed"]
     assert [(e["fields"], e["action"]) for e in entries] == [(["description"], "served")]
 

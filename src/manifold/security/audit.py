@@ -412,6 +412,11 @@ class Audit:
         entry["ms"] = 0.0
         self.log.put(entry)
 
+    def record(self, entry: dict[str, Any]) -> None:
+        """An entry that is not a call (e.g. a definition the guard hid): `event` and `ts`
+        (epoch seconds) set by the caller; chained like any entry."""
+        self.log.put(entry)
+
     def _done(self, entry: dict[str, Any], t0: float) -> None:
         entry["ms"] = round((time.perf_counter() - t0) * 1000.0, 3)
         self.log.put(entry)
