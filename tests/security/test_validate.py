@@ -262,7 +262,7 @@ def test_build_follows_the_config() -> None:
 
     assert isinstance(validate.build(Host(True)), ArgumentValidator)
     assert validate.build(Host(False)) is None
-    assert GatewayConfig().security.validation.enabled is False  # off by default, for now
+    assert GatewayConfig().security.validation.enabled is True  # on by default
 
 
 def test_config_bounds_are_checked() -> None:
