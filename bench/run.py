@@ -814,13 +814,23 @@ async def measure_security(ctx: Ctx) -> None:
     rounds = ctx.n(10, 3)
     res: dict[str, JsonObj] = {"on": {}, "off": {}}
 
+    async def close_both(gws: dict[str, StdioConn]) -> None:
+        # Both stop before leftovers are looked for: one's upstreams are not the other's leftovers.
+        for gw in gws.values():
+            if gw.stdin is not None and not gw.stdin.is_closing():
+                gw.stdin.close()
+        for gw in gws.values():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.shield(gw.exited), 5.0)
+            await gw.close()
+        await reap_leftovers(ctx, "gateway run")
+
     async def both() -> tuple[JsonObj, JsonObj]:
         async with contextlib.AsyncExitStack() as stack:
             gws: dict[str, StdioConn] = {}
+            stack.push_async_callback(close_both, gws)
             for label, c in (("off", off_ctx), ("on", on_ctx)):
-                gw = await start_gateway_stdio(c, f"security-{label}", stdio_upstreams(ctx))
-                stack.push_async_callback(close_gateway, c, gw)
-                gws[label] = gw
+                gws[label] = await start_gateway_stdio(c, f"security-{label}", stdio_upstreams(ctx))
             # Paced calls, alternating short blocks so load changes hit both alike.
             lat: dict[str, list[float]] = {"on": [], "off": []}
             for label, gw in gws.items():

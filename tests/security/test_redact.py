@@ -467,3 +467,19 @@ def test_the_corpus_leaks_nothing_and_alters_few_look_alikes() -> None:
     assert leaks == []
     altered = [c for c in looks if through(addon, c["text"], "result") != c["text"]]
     assert len(altered) <= 0.02 * len(looks), altered[:5]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "xoxb-your-token",
+        "SLACK_BOT_TOKEN=xoxb-000000000000-0000000000000-xxxxxxxxxxxxxxxxxxxxxxxx",
+        "postgres://user:pass@localhost/db",
+        "mysql://root:root@localhost:3306/app",
+        "SECRET_KEY=django-insecure-change-me",
+        "AKIA...EXAMPLE",
+        "OPENAI_API_KEY=<your key here>",
+    ],
+)
+def test_documentation_examples_pass(r: Redactor, text: str) -> None:
+    assert r.text(text) == text

@@ -83,6 +83,7 @@ class _Compiled:
     left_only: bool = False
     finditer_short: Callable[[bytes], Any] | None = None  # `re`: strings up to SHORT bytes
     match_at: Callable[[bytes, int], Any] | None = None  # `re`: the groups of an RE2 match
+    maskable: bool = False  # repeated look-alikes may be masked out of a long scan, see _Scan
 
 
 SHORT = 4096
@@ -90,21 +91,53 @@ RAW_SCAN = 256 * 1024  # results larger than this are scanned as JSON text, not 
 _UNANCHORED = re2._re2.RE2.Anchor.UNANCHORED
 
 
-def _re2_matches(
-    search: Callable[[Any, bytes, int, int], Any], match_at: Callable[[bytes, int], Any], s: bytes
-) -> Any:
+class _Scan:
     """Matches over a long string: RE2 (linear time, no groups: its DFAs alone) finds where each
-    match starts, `re` reads the groups there (anchored, so it cannot wander)."""
-    pos, n = 0, len(s)
-    while pos <= n:
-        a, z = search(_UNANCHORED, s, pos, n)[0]
-        if a < 0:
-            return
-        m = match_at(s, a)
-        if m is not None:
+    match starts, `re` reads the groups there in the true text (anchored, so it cannot wander).
+
+    RE2 searches a copy of the text in which a look-alike already judged benign, and seen
+    again, can be masked out everywhere at once (`mask`): 50k rows of `password: required`
+    cost two judgements and one pass, not 50k round trips. Only for rules (`_maskable`) whose
+    match at a place is decided by its own bytes and the one byte on each side, and which no
+    other match of the rule can run into from outside: the same bytes with the same neighbours
+    elsewhere are the same benign match. Masking can only hide candidates, never make one:
+    every start found is matched again in the true text."""
+
+    __slots__ = ("masks", "match_at", "s", "scan", "search")
+
+    MAX_MASKS = 16  # each costs a pass over the text
+
+    def __init__(self, rule: _Compiled, s: bytes) -> None:
+        self.s = s
+        self.scan = s
+        self.search = rule.search
+        assert rule.match_at is not None
+        self.match_at = rule.match_at
+        self.masks = 0
+
+    def __iter__(self) -> Any:
+        s = self.s
+        pos, n = 0, len(s)
+        while pos <= n:
+            a, z = self.search(_UNANCHORED, self.scan, pos, n)[0]
+            if a < 0:
+                return
+            m = self.match_at(s, a)
+            if m is None:
+                pos = a + 1
+                continue
             yield m
-            z = max(z, m.end())
-        pos = z if z > a else z + 1
+            z = m.end()
+            pos = z if z > a else z + 1
+
+    def mask(self, a: int, z: int) -> None:
+        """Mask every other occurrence of s[a-1:z+1] (a benign match and its neighbours)."""
+        s = self.s
+        if self.masks >= self.MAX_MASKS or a == 0 or z >= len(s):
+            return
+        self.masks += 1
+        whole = s[a - 1 : z + 1]
+        self.scan = self.scan.replace(whole, whole[:1] + b"\0" * (z - a) + whole[-1:])
 
 
 PCT_RULE_NAME = "url-encoded"
@@ -192,7 +225,20 @@ def _builtin(rule: secret_rules.Rule) -> _Compiled:
         rule.left_only,
         short.finditer,
         short.match,
+        _maskable(rule),
     )
+
+
+def _maskable(rule: secret_rules.Rule) -> bool:
+    """Whether a benign match of `rule` may be masked out of a long scan (see `_Scan`): the
+    `secret-assignment` rule (its key is a whole token, its value stops at a delimiter, after
+    400 bytes or at its closing quote), and the token rules made only of token characters with
+    a token edge on both sides (no match can run into a neighbour, nor start inside one)."""
+    if rule.name == "secret-assignment":
+        return True
+    if rule.edge not in (secret_rules.TOKEN, secret_rules.ALNUM) or rule.left_only:
+        return False
+    return not re.search(r"\\[.sSbBdDwW]|[=+/~:.*]", rule.pattern.replace("(?:", "("))
 
 
 def _user(rule: RedactionRule) -> _Compiled:
@@ -277,7 +323,7 @@ class Redactor:
         if rule.finditer_short is not None and rule.match_at is not None:
             if len(s) <= SHORT:
                 return rule.finditer_short(s)
-            return _re2_matches(rule.search, rule.match_at, s)
+            return _Scan(rule, s)
         return _user_matches(rule.search, s)
 
     def _percent(self, s: bytes) -> bytes:
@@ -324,7 +370,9 @@ class Redactor:
         # A large result repeats its look-alikes (50k rows of `password: required`): each
         # distinct match text is judged once.
         judged: dict[tuple[bytes, int], bool] = {}
-        for m in self._matches(rule, s):
+        matches = self._matches(rule, s)
+        scan = matches if rule.maskable and isinstance(matches, _Scan) else None
+        for m in matches:
             a, z = m.span()
             if edge and (
                 (a and s[a - 1] in edge) or (not rule.left_only and z < n and s[z] in edge)
@@ -341,6 +389,8 @@ class Redactor:
                 ok = judged.get(key)
                 if ok is None:
                     ok = judged[key] = rule.check(m, value.decode("utf-8", "replace"))
+                elif not ok and scan is not None:
+                    scan.mask(a, z)  # seen again: mask the rest of its kind
                 if not ok:
                     continue
             start, end = m.span(g)

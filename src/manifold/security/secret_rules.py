@@ -58,6 +58,8 @@ _PLACEHOLDER_WORDS = (
     "replace",
     "here",
     "changeme",
+    "change-me",
+    "change_me",
     "foobar",
 )
 _NOT_SECRET_VALUES = frozenset(
@@ -93,6 +95,17 @@ _NOT_SECRET_VALUES = frozenset(
         "default",
         "environment",
         "prompt",
+        # the stock passwords of documentation examples (`postgres://user:pass@localhost`)
+        "pass",
+        "root",
+        "admin",
+        "guest",
+        "test",
+        "user",
+        "username",
+        "postgres",
+        "mysql",
+        "demo",
     }
 )
 
@@ -203,6 +216,11 @@ def _has_digit_and_letter(value: str) -> bool:
     )
 
 
+def _slack_token(value: str) -> bool:
+    """Slack tokens carry numeric team and user ids: `xoxb-your-token` is a placeholder."""
+    return any(c.isdigit() for c in value) and not placeholder(value[5:])
+
+
 def _credential(value: str) -> bool:
     core = value.strip("\"'")
     return len(core) >= 3 and core.lower() not in _NOT_SECRET_VALUES and not placeholder(core)
@@ -214,7 +232,8 @@ def _header_value(value: str) -> bool:
 
 # ----------------------------------------------------------------- the rules
 
-_ALNUM = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+ALNUM = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+_ALNUM = ALNUM
 TOKEN = _ALNUM + b"_-"  # a match touching one of these is part of a longer token
 
 
@@ -304,7 +323,9 @@ BUILTIN: tuple[Rule, ...] = (
         None,
         _has_digit_and_letter,
     ),
-    _prefixed("slack-token", r"xox[abposre]-", r"[A-Za-z0-9\-]{10,}", r"xox[abposre]-"),
+    _prefixed(
+        "slack-token", r"xox[abposre]-", r"[A-Za-z0-9\-]{10,}", r"xox[abposre]-", _slack_token
+    ),
     Rule(
         "slack-webhook",
         _rx(r"hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9/_\-]{20,}"),
