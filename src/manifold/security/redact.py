@@ -275,6 +275,7 @@ class Redactor:
         triggers.append(_PCT_TRIGGER)
         self._specs = specs
         self._rules: list[_Compiled | None] = [None] * len(specs)
+        self._risky = False  # a replaced span could have cut a JSON escape (see _raw_scan)
         self.keyed = "secret-assignment" not in off
         self.counts: Counter[str] = Counter()
         self._set: Any = None
@@ -396,6 +397,9 @@ class Redactor:
             start, end = m.span(g)
             if start < pos:
                 continue
+            if not self._risky:
+                cut = s[start:end]
+                self._risky = not cut.isascii() or b'"' in cut or b"\\" in cut
             out.append(s[pos:start])
             out.append(rule.mark)
             pos = end
@@ -452,13 +456,18 @@ class Redactor:
         decoding and walking every string (a 5 MB structured result holds hundreds of thousands).
         Markers are plain JSON text and what a built-in rule replaces never holds a quote, so
         no string's edge moves; should an escape be cut, the text would not parse, and the
-        result is walked string by string instead. User rules always walk."""
+        result is walked string by string instead. User rules always walk. The text is parsed
+        again only when a replaced span held a quote, a backslash or a non-ASCII byte: a span of
+        plain ASCII replaced by a marker (plain ASCII too) cannot change the JSON's structure."""
         before = self.counts.copy()
+        self._risky = False
         out = raw
         for rule in rules:
             out = self._apply(rule, out)
         if out is raw:
             return None
+        if not self._risky:
+            return out
         try:
             orjson.loads(out)
         except orjson.JSONDecodeError:
