@@ -294,7 +294,7 @@ class Redactor:
             rule = self._rules[i] = self._specs[i]()
         return rule
 
-    def fired(self, raw: bytes | memoryview | str) -> list[_Compiled]:
+    def fired(self, raw: bytes | memoryview | msgspec.Raw | str) -> list[_Compiled]:
         """The rules whose trigger occurs in `raw` (empty: nothing there to redact)."""
         if self._set is None:
             return []
@@ -437,7 +437,7 @@ class Redactor:
 
     def raw_result(self, raw: bytes | msgspec.Raw) -> bytes | None:
         """A result's bytes redacted, or None when nothing in it is a secret."""
-        rules = self.fired(memoryview(raw))
+        rules = self.fired(raw)  # RE2 reads the buffer as it is
         if not rules:
             return None
         if len(raw) > RAW_SCAN and all(r.finditer_short is not None for r in rules):

@@ -100,7 +100,7 @@ _TYPES: dict[str, tuple[type, ...]] = {
 class _Flat:
     """A flat schema's plain check (see above)."""
 
-    __slots__ = ("closed", "props", "required")
+    __slots__ = ("any_object", "closed", "props", "required")
 
     def __init__(
         self, props: dict[str, tuple[type, ...] | None], required: tuple[str, ...], closed: bool
@@ -108,10 +108,14 @@ class _Flat:
         self.props = props
         self.required = required
         self.closed = closed
+        # {"type": "object"} with nothing else to check: any object (most echo-like tools)
+        self.any_object = not props and not required and not closed
 
     def plainly_valid(self, args: Any) -> bool:
         if type(args) is not dict:
             return False
+        if self.any_object:
+            return True
         for key in self.required:
             if key not in args:
                 return False
@@ -177,7 +181,9 @@ class ArgumentValidator:
         self.max_validators = cfg.max_validators
         self.backtrack_limit = cfg.pattern_backtrack_limit
         self._schemas: dict[Route, Any] = {}  # route -> the upstream's inputSchema
-        self._flats: dict[Route, _Flat] = {}  # route -> the plain check of a flat schema
+        # (upstream, tool) -> the plain check of a flat schema (a tuple key: Route's generated
+        # hash runs in Python, a tuple's in C, and this lookup is on every call)
+        self._flats: dict[tuple[str, str], _Flat] = {}
         self._cache: OrderedDict[Route, tuple[Any, _Compiled]] = OrderedDict()
 
     # ----------------------------------------------------------------- catalog
@@ -189,7 +195,7 @@ class ArgumentValidator:
         old = {r: s for r, s in self._schemas.items() if r.upstream == up}
         for route in old:
             del self._schemas[route]
-            self._flats.pop(route, None)
+            self._flats.pop((route.upstream, route.name), None)
         for t in event.items:
             name = t.get("name")
             if isinstance(name, str) and "inputSchema" in t:
@@ -199,7 +205,7 @@ class ArgumentValidator:
                 self._schemas[route] = before if before is not None and before == schema else schema
                 flat = _flat(schema)
                 if flat is not None:
-                    self._flats[route] = flat
+                    self._flats[(up, name)] = flat
         # Validators of definitions that are gone or changed are dropped now, not on eviction.
         stale = [r for r, (s, _) in self._cache.items() if self._schemas.get(r) is not s]
         for route in stale:
@@ -244,7 +250,8 @@ class ArgumentValidator:
         args = ctx.params.get("arguments")
         if args is None:
             args = {}
-        flat = self._flats.get(ctx.route)
+        route = ctx.route
+        flat = self._flats.get((route.upstream, route.name))
         if flat is not None and flat.plainly_valid(args):
             return
         v = self.validator(ctx.route)
