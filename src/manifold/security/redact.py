@@ -9,18 +9,25 @@ What it cleans, and where (hooks, see `manifold.hooks`):
   a secret-named key (`password`, `api_key`, `client_secret`, ...) is replaced as a whole;
 - catalog: every string of a tool, prompt, resource or template definition as it arrives
   (descriptions, inputSchema descriptions, defaults and examples) except its name and URI;
-- notification: the `data` of log messages and the `message` of progress notifications.
+- notification: the `data` of log messages and the `message` of progress notifications;
+- server_request: a sampling or elicitation request on its way to the client, and a sampling
+  answer on its way back (an elicitation answer is the user's, for that server, and passes);
+  in a modern round relayed to the client, the same through `call` (the round is a result, the
+  answers come back in the retry's `inputResponses`), so rounds stay relayed;
+- everywhere: a URL-encoded run is decoded, scanned, and encoded again when it changed.
 
 A secret becomes `[REDACTED:<rule>]`; for rules with a context (`password=`, `Bearer `, a URL's
 user) only the secret part is replaced. The built-in rules are in `secret_rules.py`; user rules
 (`rules`, RE2 syntax) run after them; `disable` turns built-in rules off by name.
 
-Cost: the triggers of all rules form one RE2 set matched once over a result's raw bytes (about
-800 MB/s); a result that fires no trigger is relayed as it came, undecoded. A result that fires
-one is decoded and walked; each string is matched against the set again and scanned only by
-the rules it fired. A result over `RAW_SCAN` bytes is scanned as JSON text instead (see
-`Redactor._raw_scan`). Counts per rule are kept in `Redactor.counts`; a debug log line names
-what was redacted where (never the value).
+Cost: the triggers of all rules form one RE2 set (counted repeats relaxed, see `relax`)
+matched once over a result's raw bytes; a result that fires no trigger is relayed as it came,
+undecoded. A rule's own expressions are compiled when its trigger first fires. A result that
+fires one is decoded and walked; each string is matched against the set again and scanned only
+by the rules it fired. A result over `RAW_SCAN` bytes is scanned as JSON text instead (see
+`Redactor._raw_scan`), where repeated look-alikes are judged once and masked out (`_Scan`).
+Counts per rule are kept in `Redactor.counts`; a debug log line names what was redacted where
+(never the value).
 """
 
 from __future__ import annotations
