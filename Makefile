@@ -42,6 +42,7 @@ test: check tools
 bench: setup
 	$(PY) -m bench.run
 	$(PY) -m bench.economy
+	$(PY) -m bench.redaction_bench --heldout --out bench-results/security.md
 
 clean:
 	rm -rf $(VENV) .tools bench-results .pytest_cache .ruff_cache .mypy_cache

@@ -2,6 +2,11 @@
 gateway (driver -> ``manifold run``/``manifold serve`` -> mock upstreams), then a report.
 
     python -m bench.run [--quick] [--only paced,burst,...] [--gateway-cmd CMD] [--direct-only]
+                        [--security default|off]
+
+``--security off`` runs every gateway with secret redaction and argument validation turned off
+(a config overlay); the ``security`` measure compares, in one run, the gateway as configured
+(by default both on) with the same gateway with both off (paced p50, burst, warm RSS).
 
 Writes ``bench-results/report.md`` and ``bench-results/report.json`` (and gateway/mock stderr
 logs under ``bench-results/logs/``). Exit status: 0 when every selected measurement ran (targets
@@ -27,7 +32,7 @@ import tempfile
 import time
 import uuid
 from collections.abc import Awaitable, Callable, Coroutine
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -41,7 +46,18 @@ from bench.driver import HttpProc, RpcError, StdioConn
 REPO = Path(__file__).resolve().parent.parent
 CATALOG = REPO / "bench" / "data" / "leanproxy-catalog.json"
 UPSTREAMS = ("github", "jira", "slack", "garmin", "postgres")
-MEASURES = ("paced", "burst", "parallel", "blob", "http", "rss", "soak", "load", "resilience")
+MEASURES = (
+    "paced",
+    "burst",
+    "parallel",
+    "blob",
+    "http",
+    "rss",
+    "soak",
+    "load",
+    "resilience",
+    "security",
+)
 MAX_IN_FLIGHT = 32
 BLOB_BYTES = 5 * 1024 * 1024
 MiB = 1024.0
@@ -83,6 +99,7 @@ class Ctx:
     details: dict[str, JsonObj] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
     failed: bool = False
+    overlay: JsonObj = field(default_factory=dict)  # merged into every gateway config
 
     def n(self, full: int, quick: int) -> int:
         return quick if self.quick else full
@@ -125,8 +142,30 @@ def write_config(ctx: Ctx, name: str, upstreams: JsonObj) -> Path:
     path = ctx.tmp / f"{name}.yaml"
     # The core harness measures the relay: every tool listed (passthrough), no counters kept.
     cfg = {"exposure": {"mode": "passthrough"}, "state": {"path": ""}, "upstreams": upstreams}
+    cfg = merge_config(cfg, ctx.overlay)
     path.write_text(yaml.safe_dump(cfg, sort_keys=False))
     return path
+
+
+SECURITY_OFF: JsonObj = {
+    "security": {
+        "redaction": {"enabled": False},
+        "validation": {"enabled": False},
+        "guard": {"enabled": False},
+        "pins": {"mode": "off"},
+    }
+}
+
+
+def merge_config(base: JsonObj, overlay: JsonObj) -> JsonObj:
+    """``base`` with ``overlay`` merged in (mappings merged key by key, anything else replaced)."""
+    out = dict(base)
+    for key, value in overlay.items():
+        old = out.get(key)
+        out[key] = (
+            merge_config(old, value) if isinstance(old, dict) and isinstance(value, dict) else value
+        )
+    return out
 
 
 def free_port() -> int:
@@ -877,6 +916,107 @@ async def measure_resilience(ctx: Ctx) -> None:
     )
 
 
+async def measure_security(ctx: Ctx) -> None:
+    """The cost of the protection layer on by default: the gateway as configured ("on") against
+    the same gateway with redaction and validation off ("off"), in one run. Rows put "off" in
+    the direct column and "on" in the gateway column."""
+    on_ctx = replace(ctx, overlay=ctx.overlay)
+    off_ctx = replace(ctx, overlay=merge_config(ctx.overlay, SECURITY_OFF))
+    routes = lambda gw: [(gw, f"{u}__echo") for u in UPSTREAMS]  # noqa: E731
+    n = ctx.n(400, 100)
+    block = 10
+    rounds = ctx.n(10, 3)
+    res: dict[str, JsonObj] = {"on": {}, "off": {}}
+
+    async def close_both(gws: dict[str, StdioConn]) -> None:
+        # Both stop before leftovers are looked for: one's upstreams are not the other's leftovers.
+        for gw in gws.values():
+            if gw.stdin is not None and not gw.stdin.is_closing():
+                gw.stdin.close()
+        for gw in gws.values():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.shield(gw.exited), 5.0)
+            await gw.close()
+        await reap_leftovers(ctx, "gateway run")
+
+    async def both() -> tuple[JsonObj, JsonObj]:
+        async with contextlib.AsyncExitStack() as stack:
+            gws: dict[str, StdioConn] = {}
+            stack.push_async_callback(close_both, gws)
+            for label, c in (("off", off_ctx), ("on", on_ctx)):
+                gws[label] = await start_gateway_stdio(c, f"security-{label}", stdio_upstreams(ctx))
+            # Paced calls, alternating short blocks so load changes hit both alike.
+            lat: dict[str, list[float]] = {"on": [], "off": []}
+            for label, gw in gws.items():
+                await driver.paced_calls(gw, "github__echo", ctx.n(30, 10), tag=f"w{label}")
+            for b in range(0, n, block):
+                for label, gw in gws.items():
+                    lat[label] += await driver.paced_calls(
+                        gw, "github__echo", min(block, n - b), tag=f"{label}{b}"
+                    )
+            # Bursts, alternating rounds.
+            rps: dict[str, list[float]] = {"on": [], "off": []}
+            errors = {"on": 0, "off": 0}
+            cpu = {"on": 0.0, "off": 0.0}
+            for label, gw in gws.items():
+                await driver.burst(routes(gw), 500, tag=f"warm{label}")
+            for r in range(rounds):
+                for label, gw in gws.items():
+                    cpu0 = driver.cpu_seconds(gw.pid)
+                    out = await driver.burst(routes(gw), 500, tag=f"{label}r{r}")
+                    cpu[label] += driver.cpu_seconds(gw.pid) - cpu0
+                    rps[label].append(out.rps)
+                    errors[label] += out.errors + out.mismatched
+            # Warm RSS, after the same sustained calls on each.
+            for label, gw in gws.items():
+                await driver.sustained_calls(routes(gw), ctx.n(500, 200), tag=f"rss{label}")
+            await asyncio.sleep(0.5)
+            for label, gw in gws.items():
+                res[label] = {
+                    **driver.summary_ms(lat[label]),
+                    "rps_median": statistics.median(rps[label]),
+                    "burst_errors": errors[label],
+                    "cpu_us_per_call": cpu[label] * 1e6 / (rounds * 500),
+                    "warm_mib": driver.rss_kib(gw.pid)[0] / MiB,
+                }
+        return res["off"], res["on"]
+
+    try:
+        off, on = await both()
+        sides: tuple[JsonObj, JsonObj] = (off, on)
+    except GatewayUnavailable as exc:
+        sides = ({"p50_ms": 0.0}, {"error": str(exc), "not_run": True})
+    except (RpcError, OSError, TimeoutError) as exc:
+        sides = ({"p50_ms": 0.0}, {"error": f"{type(exc).__name__}: {exc}"})
+    ctx.details["security"] = {"off": sides[0], "on": sides[1], "calls_per_side": n}
+
+    def judge_paced(d: JsonObj, g: JsonObj) -> tuple[bool, str]:
+        extra = g["p50_ms"] - d["p50_ms"]
+        g["extra_p50_ms"] = extra
+        return extra <= 0.05, f"on - off {extra:+.3f} ms; {n} calls a side; direct column = off"
+
+    def judge_burst(d: JsonObj, g: JsonObj) -> tuple[bool, str]:
+        ok = g["rps_median"] >= 0.9 * d["rps_median"] and g["burst_errors"] == 0
+        note = (
+            f"median of {rounds} alternating rounds; CPU {d['cpu_us_per_call']:.1f} (off) vs "
+            f"{g['cpu_us_per_call']:.1f} (on) us/call; errors {g['burst_errors']}"
+        )
+        return ok, note
+
+    def judge_rss(d: JsonObj, g: JsonObj) -> tuple[bool, str]:
+        return g["warm_mib"] <= 60, f"on - off {g['warm_mib'] - d['warm_mib']:+.1f} MiB"
+
+    name = "security on vs off"
+    verdict(
+        ctx, f"{name}: stdio paced p50", "ms", "on <= off + 0.05 ms", sides, "p50_ms", judge_paced
+    )
+    if "error" not in sides[1]:
+        verdict(
+            ctx, f"{name}: burst", "req/s", "on >= 90% of off", sides, "rps_median", judge_burst
+        )
+        verdict(ctx, f"{name}: warm RSS", "MiB", "on <= 60 MiB", sides, "warm_mib", judge_rss)
+
+
 RUNNERS: dict[str, Callable[[Ctx], Awaitable[None]]] = {
     "paced": measure_paced,
     "burst": measure_burst,
@@ -887,6 +1027,7 @@ RUNNERS: dict[str, Callable[[Ctx], Awaitable[None]]] = {
     "soak": measure_soak,
     "load": measure_load,
     "resilience": measure_resilience,
+    "security": measure_security,
 }
 
 
@@ -1006,6 +1147,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         default="legacy",
         help="downstream wire the driver speaks (legacy handshake or 2026-07-28)",
     )
+    p.add_argument(
+        "--security",
+        choices=("default", "off"),
+        default="default",
+        help="off: every gateway runs with secret redaction and argument validation off",
+    )
     p.add_argument("--out", type=Path, default=Path("bench-results"))
     p.add_argument("--strict", action="store_true", help="exit 1 when a target is MISSED")
     args = p.parse_args(argv)
@@ -1039,6 +1186,7 @@ async def amain(args: argparse.Namespace) -> int:
         "load_before": " ".join(f"{x:.2f}" for x in os.getloadavg()),
         "quick": args.quick,
         "era": args.era,
+        "security": args.security,
         "gateway": shlex.join(cmd) if cmd else "-",
     }
     with tempfile.TemporaryDirectory(prefix="manifold-bench-") as tmp:
@@ -1051,6 +1199,7 @@ async def amain(args: argparse.Namespace) -> int:
             era=args.era,
             gateway_cmd=None if problem else cmd,
             gateway_problem=problem,
+            overlay=SECURITY_OFF if args.security == "off" else {},
         )
         try:
             for name in args.only:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -77,11 +78,15 @@ def build_addons(gw: Gateway, extra: Sequence[object] = ()) -> list[object]:
         ("audit", bool(sec.audit.path)),
         ("honeytokens", bool(sec.honeytokens.values)),
         ("policy", sec.policy.on),
-        ("validate", sec.validation.enabled),
         # Pins before the guard: a tool's definition is pinned as its upstream sent it, not
         # with the guard's warning (catalog hooks run outermost first).
         ("pins", sec.pins.mode != "off"),
         ("guard", sec.guard.enabled),
+        # Validation right before redaction: its check then runs inside redaction's call step
+        # (`_fuse_validation`). The guard only looks at results, so a bad call still never
+        # leaves; validation's catalog hook keeps the upstream's own schemas (the guard may
+        # rewrite descriptions, never types).
+        ("validate", sec.validation.enabled),
         ("redact", sec.redaction.enabled),
     ]
     for name, on in wanted:
@@ -119,6 +124,31 @@ def build_addons(gw: Gateway, extra: Sequence[object] = ()) -> list[object]:
             if callable(bind := getattr(a, "bind_audit", None)):
                 bind(record)
     chain.append(CallAddon(raw_meter, "raw_meter"))
+    return _fuse_validation(chain)
+
+
+class _CatalogOnly:
+    """Validation's catalog hook alone, once its call check runs inside redaction's step."""
+
+    __slots__ = ("catalog", "validator")
+
+    def __init__(self, validator: Any) -> None:
+        self.validator = validator
+        self.catalog = validator.catalog
+
+
+def _fuse_validation(chain: list[object]) -> list[object]:
+    """Validation right before redaction in the chain (no other call hook between them) runs
+    its check inside redaction's call step: the same order, one step fewer on every call."""
+    validate = sys.modules.get("manifold.security.validate")  # not imported: not on
+    if validate is None:
+        return chain
+    calls = [a for a in chain if callable(getattr(a, "call", None))]
+    for i, a in enumerate(calls[:-1]):
+        nxt = calls[i + 1]
+        if isinstance(a, validate.ArgumentValidator) and hasattr(nxt, "pre_call"):
+            nxt.pre_call = a.check
+            return [_CatalogOnly(a) if x is a else x for x in chain]
     return chain
 
 

@@ -261,10 +261,9 @@ class RedactionRule(_Strict):
 
 
 class RedactionConfig(_Strict):
-    """Secret redaction in both directions (security/redact.py). Off by default until its cost
-    on the hot path is brought down (docs/security.md)."""
+    """Secret redaction in both directions (security/redact.py), on by default."""
 
-    enabled: bool = False
+    enabled: bool = True
     # User rules, after the built-in ones (RE2 syntax: linear time, no look-arounds).
     rules: list[RedactionRule] = Field(default_factory=list, max_length=256)
     # Built-in rules to turn off, by name (docs/security.md lists them).
@@ -274,9 +273,9 @@ class RedactionConfig(_Strict):
 class ValidationConfig(_Strict):
     """Argument validation against each tool's inputSchema (security/validate.py)."""
 
-    # Refuse a tools/call whose arguments do not match the tool's inputSchema (-32602). Off by
-    # default until its cost on the hot path is brought down (docs/security.md).
-    enabled: bool = False
+    # Refuse a tools/call whose arguments do not match the tool's inputSchema (-32602). On by
+    # default.
+    enabled: bool = True
     # Compiled validators kept (least recently used evicted; recompiled on the next call).
     max_validators: int = Field(default=4096, ge=1, le=1_000_000)
     # Steps a schema `pattern` with lookaround or backreferences may take on one value before

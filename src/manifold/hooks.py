@@ -181,6 +181,16 @@ class Hooks:
     def has_server_request(self) -> bool:
         return bool(self.server_requests)
 
+    @property
+    def fulfils_rounds(self) -> bool:
+        """Whether a modern upstream's rounds (MRTR) must be fulfilled by the gateway: some
+        addon takes server-to-client requests and does not also handle them in a relayed round
+        (an addon that does says so with a true `sees_relayed_rounds` attribute)."""
+        return any(
+            not getattr(getattr(h, "__self__", None), "sees_relayed_rounds", False)
+            for h in self.server_requests
+        )
+
     async def server_request(
         self, ctx: ServerRequestContext, terminal: ServerRequestNext
     ) -> dict[str, Any]:

@@ -1,9 +1,12 @@
 """Secret redaction through the real `manifold run` with a real upstream that leaks
-(`tests/servers/leaky_server.py`) and the official client: fake credentials planted in results
-(text and structuredContent), in a tool's description and parameter description, in a prompt's
-description, in a resource, in a log message, and sent by the client in tool and prompt
-arguments, never reach the other side. With `security.redaction.enabled: false` the same
-exchange shows every one of them, so the test cannot pass vacuously.
+(`tests/servers/leaky_server.py`) and the official client, with the default configuration (no
+`security` section at all): fake credentials planted in results (text, structuredContent, an
+embedded resource, a URL-encoded header), in a tool's description, parameter description and
+inputSchema default, in a prompt's description, in a resource, in a log message and in a
+sampling request sent mid-call, and sent by the client in tool and prompt arguments and in its
+sampling answer, never reach the other side; the sampling request is still answered. With
+`security.redaction.enabled: false` the same exchange shows every one of them, so the test
+cannot pass vacuously.
 """
 
 from __future__ import annotations
@@ -23,24 +26,37 @@ from tests.support import MANIFOLD, stdio_upstream, write_config
 MODERN = "2026-07-28"
 pytestmark = pytest.mark.timeout(120)
 
-# Sent by the client, in arguments: must not reach the upstream.
+# Sent by the client, in arguments and in its sampling answer: must not reach the upstream.
 CLIENT_SECRETS = {
     "anthropic": "sk-ant-api03-" + "Zr8Kq2Lm5Np9Tx4Vw7Yb1Cd3Fg6Hj0Ks",
     "aws": "ASIA" + "X4N8Q2ZK7M3PLR5T",
+    "stripe": "rk_live_" + "8Hq2Wz5Nc3Lp9Tv6Xb4Mk7R",
 }
 
 
-async def _exchange(tmp_path: Path, mode: str, redaction: dict[str, Any]) -> tuple[str, str]:
-    """What the client saw (all of it, as one JSON text) and what reached the upstream."""
+async def _exchange(tmp_path: Path, mode: str, redaction: dict[str, Any] | None) -> tuple[str, str]:
+    """What the client saw (all of it, as one JSON text) and what reached the upstream.
+    `redaction` None: no `security` section in the config at all (the defaults)."""
     received = tmp_path / "received.jsonl"
     received.touch()
+    top: dict[str, Any] = {} if redaction is None else {"security": {"redaction": redaction}}
     config = write_config(
         tmp_path / "gw.yaml",
         {"leaky": stdio_upstream("leaky_server.py", "--received", str(received))},
-        security={"redaction": redaction},
+        **top,
     )
     seen: list[Any] = []
     logged = asyncio.Event()
+    sampled: list[Any] = []
+
+    async def sampling(
+        context: Any, params: types.CreateMessageRequestParams
+    ) -> types.CreateMessageResult:
+        sampled.append(params.model_dump(mode="json"))
+        answer = f"the key is {CLIENT_SECRETS['stripe']}"
+        return types.CreateMessageResult(
+            role="assistant", content=types.TextContent(type="text", text=answer), model="m"
+        )
 
     async def on_log(params: types.LoggingMessageNotificationParams) -> None:
         seen.append(params.data)
@@ -53,10 +69,15 @@ async def _exchange(tmp_path: Path, mode: str, redaction: dict[str, Any]) -> tup
         cwd=str(support.REPO),
     )
     async with Client(
-        server, mode=mode, cache=None, logging_callback=on_log, log_level="debug"
+        server,
+        mode=mode,
+        cache=None,
+        logging_callback=on_log,
+        log_level="debug",
+        sampling_callback=sampling,
     ) as c:
         tools = (await c.list_tools()).tools
-        assert {t.name for t in tools} >= {"leaky__leak", "leaky__configure", "leaky__store"}
+        assert {t.name for t in tools} >= {"leaky__leak", "leaky__configure", "leaky__connect"}
         seen.append([t.model_dump(mode="json") for t in tools])
         seen.append([p.model_dump(mode="json") for p in (await c.list_prompts()).prompts])
         res = await c.call_tool("leaky__leak", {})
@@ -75,6 +96,15 @@ async def _exchange(tmp_path: Path, mode: str, redaction: dict[str, Any]) -> tup
         assert not store.is_error, store
         prompt = await c.get_prompt("leaky__deploy", {"target": f"prod {CLIENT_SECRETS['aws']}"})
         seen.append(prompt.model_dump(mode="json"))
+        report = await c.call_tool("leaky__report", {})
+        assert not report.is_error, report
+        assert len(report.content) == 2 and report.content[1].type == "resource"
+        seen.append(report.model_dump(mode="json"))
+        # A server-to-client request mid-call is still answered.
+        asked = await c.call_tool("leaky__ask", {"question": "what is"})
+        assert not asked.is_error, asked
+        assert len(sampled) == 1
+        seen.append(sampled)
         await c.call_tool("leaky__chatty", {})
         async with asyncio.timeout(10):
             await logged.wait()
@@ -83,7 +113,7 @@ async def _exchange(tmp_path: Path, mode: str, redaction: dict[str, Any]) -> tup
 
 @pytest.mark.parametrize("mode", ["legacy", MODERN])
 async def test_planted_secrets_never_reach_the_other_side(tmp_path: Path, mode: str) -> None:
-    seen, received = await _exchange(tmp_path, mode, {"enabled": True})
+    seen, received = await _exchange(tmp_path, mode, None)
     leaked = {name for name, value in planted().items() if value in seen}
     assert not leaked, f"reached the client: {sorted(leaked)}"
     assert "-----BEGIN RSA PRIVATE KEY-----" not in seen
@@ -98,15 +128,19 @@ async def test_planted_secrets_never_reach_the_other_side(tmp_path: Path, mode: 
         "jwt",
         "url-password",
         "openai-key",
+        "gitlab-token",
+        "auth-header",
+        "huggingface-token",
     ):
         assert f"[REDACTED:{rule}]" in seen, rule
     # What the client sent in arguments did not reach the upstream; the rest of it did.
     sent = [json.loads(line) for line in received.splitlines()]
-    assert [e.get("tool") or e.get("prompt") for e in sent] == ["store", "deploy"]
+    assert [e.get("tool") or e.get("prompt") for e in sent] == ["store", "deploy", "ask"]
     for value in CLIENT_SECRETS.values():
         assert value not in received
     assert sent[0]["text"] == "remember [REDACTED:anthropic-key] for later"
     assert sent[1]["target"] == "prod [REDACTED:aws-access-key]"
+    assert sent[2]["answer"] == "the key is [REDACTED:stripe-secret-key]"
 
 
 async def test_with_redaction_off_the_same_secrets_pass(tmp_path: Path) -> None:

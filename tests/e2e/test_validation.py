@@ -4,7 +4,9 @@ client on both eras. An invalid call gets -32602 naming the mechanism and the sc
 never reaches the upstream; a valid one passes; in router mode `invoke_tool`'s inner call is
 checked the same way; nested `$ref` schemas from pydantic models are followed; a schema that
 cannot be compiled leaves its tool listed and callable, unvalidated, with one warning in the
-log; with `security.validation.enabled: false` the invalid call goes through.
+log; with `security.validation.enabled: false` the invalid call goes through. Every test runs
+the default configuration (no `security` section: validation is on by default) unless it says
+otherwise.
 """
 
 from __future__ import annotations
@@ -59,11 +61,10 @@ def _logged(log: Path, needle: str, timeout: float = 10.0) -> str:
     return text
 
 
-ON = {"validation": {"enabled": True}}
-
-
 def _config(tmp_path: Path, **security: Any) -> Path:
-    top: dict[str, Any] = {"security": security or ON}
+    """The gateway's config: no `security` section at all (the defaults: validation on) unless
+    given."""
+    top: dict[str, Any] = {"security": security} if security else {}
     return write_config(tmp_path / "gw.yaml", {"rec": stdio_upstream("recorder_server.py")}, **top)
 
 
@@ -105,9 +106,7 @@ async def test_with_validation_off_the_invalid_call_reaches_the_upstream(tmp_pat
 
 
 async def test_nested_pydantic_arguments_are_checked_through_refs(tmp_path: Path) -> None:
-    config = write_config(
-        tmp_path / "gw.yaml", {"models": stdio_upstream("models_server.py")}, security=ON
-    )
+    config = write_config(tmp_path / "gw.yaml", {"models": stdio_upstream("models_server.py")})
     repo = {"owner": {"login": "ann", "id": 7}, "name": "r"}
     async with Client(_params(config), cache=None) as c:
         with pytest.raises(MCPError) as err:
@@ -124,7 +123,7 @@ async def test_a_schema_that_cannot_compile_leaves_its_tool_served(
     tmp_path: Path, mode: str
 ) -> None:
     up = stdio_upstream("recorder_server.py", "--odd-schema")
-    config = write_config(tmp_path / "gw.yaml", {"rec": up}, security=ON)
+    config = write_config(tmp_path / "gw.yaml", {"rec": up})
     log = tmp_path / "gw.log"
     with gateway_http(config, log) as url:
         async with Client(url, mode=mode, cache=None) as c:

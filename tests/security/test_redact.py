@@ -300,3 +300,186 @@ def test_a_large_result_is_scanned_as_json_and_keeps_its_shape(r: Redactor) -> N
     assert got[20]["note"] == "[REDACTED:private-key]"
     assert got[21]["note"] == rows[21]["note"]
     assert all(g == x for i, (g, x) in enumerate(zip(got, rows, strict=True)) if i not in (10, 20))
+
+
+def test_url_encoded_secrets_are_decoded_and_redacted(r: Redactor) -> None:
+    from urllib.parse import quote, unquote
+
+    header = quote("Authorization: Bearer Yt7Kp2Wq9Lm4Xz8Vb3Nc6Rd1", safe="")
+    dsn = quote("postgres://app:p4ssW0rd-9x7@db:5432/app", safe="")
+    text = f"GET https://example.com/cb?h={header}&dsn={dsn}&page=2 done"
+    out = r.text(text)
+    assert "Yt7Kp2Wq9Lm4Xz8Vb3Nc6Rd1" not in unquote(out) and "p4ssW0rd" not in unquote(out)
+    assert "[REDACTED:auth-header]" in out and "[REDACTED:url-password]" in out
+    assert out.startswith("GET https://example.com/cb?h=") and out.endswith("&page=2 done")
+    # Escapes without a secret behind them stay as they were, byte for byte.
+    clean = "see https://example.com/search?q=caf%C3%A9%20menu&x=%2Fhome%2Fme and more"
+    assert r.text(clean) == clean
+    # In a large result too (the JSON text path).
+    rows = [{"url": f"https://example.com/?q=a%20b&n={i}"} for i in range(8000)]
+    rows[7]["url"] = f"https://example.com/cb?h={header}"
+    raw = orjson.dumps({"content": [], "structuredContent": {"rows": rows}})
+    assert len(raw) > 256 * 1024
+    got = orjson.loads(r.raw_result(raw) or b"{}")["structuredContent"]["rows"]
+    assert "[REDACTED:auth-header]" in got[7]["url"]
+    assert got[8] == rows[8]
+
+
+def test_placeholder_words_inside_a_random_token_do_not_hide_it(r: Redactor) -> None:
+    """`here`, `your`, `example` mark a documentation placeholder when written as words; a
+    random token that happens to spell one in mixed case (`hEre`) is still a token."""
+    token = "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"
+    assert r.text(f"HF={token}") == "HF=[REDACTED:huggingface-token]"
+    assert r.text("API_KEY=your_api_key_here") == "API_KEY=your_api_key_here"
+    assert r.text("API_KEY=YOUR_API_KEY_HERE") == "API_KEY=YOUR_API_KEY_HERE"
+
+
+def test_sentry_user_and_org_tokens(r: Redactor) -> None:
+    for prefix in ("sntryu_", "sntrys_"):
+        token = prefix + "sa3LQA8WIfwNFS15v5X4SWmhDkLzKUAhiDrpZvq5g1eyIar1"
+        assert r.text(f"auth {token}") == "auth [REDACTED:sentry-token]"
+
+
+def test_relaxed_triggers_still_fire_on_every_rule_match() -> None:
+    """The trigger set is compiled with counted repeats relaxed (`X{16}` -> `X{8,}`): a superset,
+    so every text a built-in rule's exact trigger fires on still fires."""
+    import re
+
+    from manifold.security.redact import relax
+    from manifold.security.secret_rules import BUILTIN
+
+    for text, _rule, _secret in POSITIVES:
+        for rule in BUILTIN:
+            exact = re.search(
+                rule.trigger.replace("(?i)", ""), text, re.I if "(?i)" in rule.trigger else 0
+            )
+            if exact:
+                loose = relax(rule.trigger)
+                assert re.search(loose.replace("(?i)", ""), text, re.I if "(?i)" in loose else 0)
+
+
+def test_a_large_result_of_near_misses_is_judged_once_per_distinct_text(r: Redactor) -> None:
+    """50k rows of `password: required`: the look-alike is judged once, not 50k times (the
+    check costs microseconds; the result must relay in milliseconds, see the benchmark)."""
+    from manifold.security import secret_rules
+
+    calls = 0
+    real = secret_rules._secret_value
+
+    def counting(value: str) -> bool:
+        nonlocal calls
+        calls += 1
+        return real(value)
+
+    rows = [{"n": i, "note": "password: required"} for i in range(50_000)]
+    raw = orjson.dumps({"content": [], "structuredContent": {"rows": rows}})
+    secret_rules._secret_value = counting
+    try:
+        assert r.raw_result(raw) is None
+    finally:
+        secret_rules._secret_value = real
+    assert calls <= 2, calls
+
+
+def _addon() -> Any:
+    from manifold.security.redact import Redaction
+
+    return Redaction(RedactionConfig())
+
+
+def test_server_to_client_requests_and_sampling_answers_are_cleaned() -> None:
+    """A sampling request from a server carries conversation text to the client; the model's
+    answer goes back to the server: both are cleaned. An elicitation answer (what the user
+    typed for that server) passes as it is."""
+    import asyncio
+
+    from manifold.hooks import Hooks, ServerRequestContext
+
+    hooks = Hooks([_addon()])
+    assert hooks.has_server_request and not hooks.fulfils_rounds  # MRTR relay stays on
+    seen: list[Any] = []
+
+    def deliver(answer: dict[str, Any]) -> Any:
+        async def go(ctx: ServerRequestContext) -> dict[str, Any]:
+            seen.append(ctx.params)
+            return answer
+
+        return go
+
+    sampling = {"messages": [{"role": "user", "content": {"type": "text", "text": f"use {GH}"}}]}
+    model = {"role": "assistant", "content": {"type": "text", "text": "AKIAQ7ZL4MBX2RTN6WPE"}}
+    ctx = ServerRequestContext("sampling/createMessage", sampling, "up")
+    got = asyncio.run(hooks.server_request(ctx, deliver(model)))
+    assert seen[-1]["messages"][0]["content"]["text"] == "use [REDACTED:github-token]"
+    assert got["content"]["text"] == "[REDACTED:aws-access-key]"
+    typed = {"action": "accept", "content": {"token": "AKIAQ7ZL4MBX2RTN6WPE"}}
+    ctx = ServerRequestContext("elicitation/create", {"message": f"paste {GH}"}, "up")
+    got = asyncio.run(hooks.server_request(ctx, deliver(typed)))
+    assert seen[-1]["message"] == "paste [REDACTED:github-token]"
+    assert got == typed
+
+
+def test_a_modern_clients_sampling_answers_in_a_retry_are_cleaned() -> None:
+    import asyncio
+
+    import msgspec
+
+    from manifold.catalog import Route
+    from manifold.pipeline import CallContext
+    from manifold.protocol import jsonrpc as rpc
+    from tests.middleware.support import Sink
+
+    addon = _addon()
+    sent: list[Any] = []
+
+    async def upstream(ctx: CallContext) -> rpc.Incoming:
+        sent.append(ctx.params)
+        return rpc.Incoming(result=msgspec.Raw(b'{"content":[]}'))
+
+    answers = {
+        "llm": {"role": "assistant", "content": {"type": "text", "text": f"it is {GH}"}},
+        "form": {"action": "accept", "content": {"key": GH}},
+    }
+    params = {"name": "ask", "arguments": {}, "inputResponses": answers}
+    ctx = CallContext("tools/call", params, Route("up", "ask"), "up__ask", Sink(), None)
+    asyncio.run(addon.call(ctx, upstream))
+    got = sent[0]["inputResponses"]
+    assert got["llm"]["content"]["text"] == "it is [REDACTED:github-token]"
+    assert got["form"] == answers["form"]
+
+
+def test_the_corpus_leaks_nothing_and_alters_few_look_alikes() -> None:
+    """The tuning part of the generated corpus (`bench/data/redaction/`, every built-in rule
+    family in many carriers), through a result and an argument: no secret gets through, at
+    most 2% of the look-alikes change (the full scoring is `python -m bench.redaction_bench`)."""
+    from bench.redaction_bench import leaked, load, through
+
+    addon = _addon()
+    secrets, looks = load("secrets.jsonl"), load("lookalikes.jsonl")
+    assert len(secrets) >= 1000 and len(looks) >= 400
+    assert len({c["family"] for c in secrets}) >= len(NAMES)
+    leaks = [
+        (c["family"], c["carrier"], where)
+        for c in secrets
+        for where in ("result", "argument")
+        if leaked(c["secret"], through(addon, c["text"], where))
+    ]
+    assert leaks == []
+    altered = [c for c in looks if through(addon, c["text"], "result") != c["text"]]
+    assert len(altered) <= 0.02 * len(looks), altered[:5]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "xoxb-your-token",
+        "SLACK_BOT_TOKEN=xoxb-000000000000-0000000000000-xxxxxxxxxxxxxxxxxxxxxxxx",
+        "postgres://user:pass@localhost/db",
+        "mysql://root:root@localhost:3306/app",
+        "SECRET_KEY=django-insecure-change-me",
+        "AKIA...EXAMPLE",
+        "OPENAI_API_KEY=<your key here>",
+    ],
+)
+def test_documentation_examples_pass(r: Redactor, text: str) -> None:
+    assert r.text(text) == text

@@ -262,7 +262,7 @@ def test_build_follows_the_config() -> None:
 
     assert isinstance(validate.build(Host(True)), ArgumentValidator)
     assert validate.build(Host(False)) is None
-    assert GatewayConfig().security.validation.enabled is False  # off by default, for now
+    assert GatewayConfig().security.validation.enabled is True  # on by default
 
 
 def test_config_bounds_are_checked() -> None:
@@ -308,3 +308,80 @@ def test_config_errors_name_the_key() -> None:
         parse_config({"security": {"validation": {"enable": False}}, "upstreams": ups})
     cfg = parse_config({"security": {"validation": {"enabled": False}}, "upstreams": ups})
     assert cfg.security.validation.enabled is False
+
+
+FLAT = {
+    "type": "object",
+    "properties": {
+        "path": {"type": "string", "description": "where"},
+        "count": {"type": "integer"},
+        "ratio": {"type": "number"},
+        "tags": {"type": ["array", "null"]},
+        "any": {"description": "anything"},
+    },
+    "required": ["path"],
+    "additionalProperties": False,
+}
+
+
+@pytest.mark.parametrize(
+    ("args", "where"),
+    [
+        ({"path": 12}, "/path"),
+        ({"count": 1}, "(root)"),  # required `path` missing
+        ({"path": "a", "count": True}, "/count"),  # a bool is not an integer
+        ({"path": "a", "count": 1.5}, "/count"),
+        ({"path": "a", "ratio": "1"}, "/ratio"),
+        ({"path": "a", "tags": "x"}, "/tags"),
+        ({"path": "a", "other": 1}, "(root)"),  # additionalProperties: false
+        ([1], "(root)"),
+    ],
+)
+def test_a_flat_schema_still_refuses_what_does_not_match(args: Any, where: str) -> None:
+    """The fast path for flat schemas only ever passes a call: everything else is decided (and
+    worded) by the compiled validator."""
+    rig = Rig([tool("flat", FLAT)])
+    err = rig.refused("flat", args)
+    assert err.data["errors"][0]["path"] == where
+
+
+def test_a_flat_schema_passes_plainly_valid_calls_and_integral_floats() -> None:
+    rig = Rig([tool("flat", FLAT)])
+    for args in (
+        {"path": "a"},
+        {"path": "a", "count": 3, "ratio": 0.5, "tags": None, "any": {"x": [1]}},
+        {"path": "a", "count": 2.0},  # JSON Schema: 2.0 is an integer (the library says so)
+        {"path": "a", "tags": ["x"]},
+    ):
+        assert rig.call("flat", args) == OK
+    assert len(rig.sent) == 4
+
+
+def test_plainly_valid_calls_never_load_the_schema_library() -> None:
+    """The validation library costs memory: a gateway whose tools have flat schemas and get
+    valid calls never imports it; the first call that needs it does."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = """
+import sys
+from tests.security.test_validate import Rig, tool, FLAT, OK
+rig = Rig([tool("flat", FLAT), tool("open", {"type": "object", "additionalProperties": True})])
+for i in range(100):
+    assert rig.call("flat", {"path": str(i), "count": i}) == OK
+    assert rig.call("open", {"anything": [i]}) == OK
+assert "jsonschema_rs" not in sys.modules, "loaded for plainly valid calls"
+rig.refused("flat", {"path": 1})
+assert "jsonschema_rs" in sys.modules
+"""
+    repo = Path(__file__).resolve().parents[2]
+    proc = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]

@@ -8,7 +8,12 @@ tests (`tests/e2e/test_redaction.py`):
   test can see what reached the server (and not only what came back);
 - `chatty()`: a log message carrying a JWT;
 - resource `leaky://env`: a `.env` file with a database URL with a password;
-- prompt `deploy(target)`: its description carries an OpenAI key; it echoes its argument.
+- prompt `deploy(target)`: its description carries an OpenAI key; it echoes its argument;
+- `connect(dsn)`: its inputSchema default is a connection string with a password;
+- `report()`: an embedded resource carrying a GitLab token, and a text block with a
+  URL-encoded `Authorization` header;
+- `ask(question)`: asks the client's model (sampling) with a prompt carrying a Hugging Face
+  token, and records the answer it got (to `--received`).
 
 The fake values are built here (`planted()`), so a test can look for each of them.
 """
@@ -19,10 +24,23 @@ import argparse
 import base64
 import json
 import sys
+import urllib.parse
 import zlib
-from typing import Annotated
+from typing import Annotated, Any
 
 from mcp.server.mcpserver import Context, MCPServer
+from mcp.shared.message import ServerMessageMetadata
+from mcp.types import (
+    CreateMessageRequest,
+    CreateMessageRequestParams,
+    CreateMessageResult,
+    EmbeddedResource,
+    InputRequiredResult,
+    SamplingMessage,
+    TextContent,
+    TextResourceContents,
+)
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from pydantic import Field
 from typing_extensions import TypedDict
 
@@ -60,6 +78,10 @@ def planted() -> dict[str, str]:
         "jwt": _jwt(),
         "db": "p4ssW0rd-9x7",
         "openai": "sk-proj-" + "Vb83kLq2Xz9TmN4rWp7sYc1D",
+        "dsn": "Zq4-mW8tRx2vKp",
+        "gitlab": "glpat-" + "Rk3vQ9mZ2xWp7Ls4Tn8Y",
+        "encoded": "Yt7Kp2Wq9Lm4Xz8Vb3Nc6Rd1",
+        "sampling": "hf_" + "QxWmTzRkVbNpLsYdHgFjCkZaEwUoIrMtBq",
     }
 
 
@@ -79,6 +101,10 @@ def main() -> None:
     parser.add_argument("--received", required=True)
     args = parser.parse_args()
     mcp = MCPServer(name="leaky", version="1.0.0")
+
+    def record(entry: dict[str, str]) -> None:
+        with open(args.received, "a", encoding="utf-8") as f:
+            f.write(json.dumps(entry) + "\n")
 
     @mcp.tool()
     def leak() -> Leak:
@@ -122,7 +148,49 @@ def main() -> None:
             f.write(json.dumps({"prompt": "deploy", "target": target}) + "\n")
         return f"Deploy {target}"
 
-    _ = (leak, configure, store, chatty, env_file, deploy)
+    @mcp.tool()
+    def connect(dsn: str = f"postgres://svc:{P['dsn']}@db.internal/app") -> str:
+        """Connect to a database."""
+        return "connected"
+
+    @mcp.tool(structured_output=False)
+    def report() -> list[TextContent | EmbeddedResource]:
+        """A report with an attachment."""
+        header = urllib.parse.quote(f"Authorization: Bearer {P['encoded']}", safe="")
+        return [
+            TextContent(type="text", text=f"callback: https://example.com/cb?h={header}&x=1"),
+            EmbeddedResource(
+                type="resource",
+                resource=TextResourceContents(
+                    uri="leaky://ci.yml",
+                    mime_type="text/yaml",
+                    text=f"deploy:\n  script: git push https://ci:{P['gitlab']}@gitlab.com/x\n",
+                ),
+            ),
+        ]
+
+    @mcp.tool(structured_output=False)
+    async def ask(question: str, ctx: Context) -> str | InputRequiredResult:
+        """Ask the client's model (sampling) about a credential, and record its answer: MRTR
+        on the modern wire, a real request mid-call on legacy."""
+        text = f"{question} {P['sampling']}"
+        message = SamplingMessage(role="user", content=TextContent(type="text", text=text))
+        request = CreateMessageRequest(
+            params=CreateMessageRequestParams(messages=[message], max_tokens=50)
+        )
+        answer: Any
+        if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
+            answer = (ctx.input_responses or {}).get("llm")
+            if not isinstance(answer, CreateMessageResult):
+                return InputRequiredResult(input_requests={"llm": request})
+        else:
+            related = ServerMessageMetadata(related_request_id=ctx.request_context.request_id)
+            answer = await ctx.session.send_request(request, CreateMessageResult, metadata=related)
+        content = answer.content
+        record({"tool": "ask", "answer": content.text if isinstance(content, TextContent) else "?"})
+        return "asked"
+
+    _ = (leak, configure, store, chatty, env_file, deploy, connect, report, ask)
     print("leaky starting", file=sys.stderr)
     mcp.run()
 

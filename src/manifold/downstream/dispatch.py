@@ -594,7 +594,7 @@ class Dispatcher:
         # A modern upstream's rounds are relayed (stateless) unless addons take server-to-client
         # requests, which need the round fulfilled here, or the call is the gateway's own.
         sink.relay_rounds = ctx.route.upstream != GATEWAY and not (
-            self.side_hooks is not None and self.side_hooks.has_server_request
+            self.side_hooks is not None and self.side_hooks.fulfils_rounds
         )
         if isinstance(state, str) and state.startswith(ROUND_PREFIX):
             upstream_state = self.gw.rounds.open(state, self._round_binding(r, ctx))

@@ -23,15 +23,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-import re2  # type: ignore[import-untyped]
-
 Check = Callable[[str], bool]
 
 
 @dataclass(frozen=True, slots=True)
 class Rule:
     name: str
-    pattern: Any  # (RE2, re) compilations of one pattern over UTF-8 bytes, see `_rx`
+    pattern: str  # over UTF-8 bytes; compiled (RE2 and `re`) on first use, see `compiled`
     trigger: str  # RE2 syntax, matched on raw bytes: every match of `pattern` contains one
     groups: tuple[int, ...] = (0,)  # the first of these that took part holds the secret
     check: Check | None = None  # True when the captured text is a real secret
@@ -60,6 +58,8 @@ _PLACEHOLDER_WORDS = (
     "replace",
     "here",
     "changeme",
+    "change-me",
+    "change_me",
     "foobar",
 )
 _NOT_SECRET_VALUES = frozenset(
@@ -95,14 +95,26 @@ _NOT_SECRET_VALUES = frozenset(
         "default",
         "environment",
         "prompt",
+        # the stock passwords of documentation examples (`postgres://user:pass@localhost`)
+        "pass",
+        "root",
+        "admin",
+        "guest",
+        "test",
+        "user",
+        "username",
+        "postgres",
+        "mysql",
+        "demo",
     }
 )
 
 
 def placeholder(value: str) -> bool:
     """A documentation placeholder or template, not a credential."""
-    low = value.lower()
-    if any(w in low for w in _PLACEHOLDER_WORDS):
+    # A placeholder word is written in one case (`your_key_here`, `YOUR_KEY_HERE`, `Example`);
+    # mixed case (`hEre`) is a random token that happens to spell it.
+    if any(w in value or w.upper() in value or w.capitalize() in value for w in _PLACEHOLDER_WORDS):
         return True
     core = value.strip("\"'`")
     if len(set(core)) <= 2:  # xxxxxxxx, 00000000, ab ab ab
@@ -204,6 +216,11 @@ def _has_digit_and_letter(value: str) -> bool:
     )
 
 
+def _slack_token(value: str) -> bool:
+    """Slack tokens carry numeric team and user ids: `xoxb-your-token` is a placeholder."""
+    return any(c.isdigit() for c in value) and not placeholder(value[5:])
+
+
 def _credential(value: str) -> bool:
     core = value.strip("\"'")
     return len(core) >= 3 and core.lower() not in _NOT_SECRET_VALUES and not placeholder(core)
@@ -215,15 +232,33 @@ def _header_value(value: str) -> bool:
 
 # ----------------------------------------------------------------- the rules
 
-_ALNUM = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+ALNUM = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+_ALNUM = ALNUM
 TOKEN = _ALNUM + b"_-"  # a match touching one of these is part of a longer token
 
 
-def _rx(pattern: str) -> tuple[Any, re.Pattern[bytes]]:
+def _rx(pattern: str) -> str:
+    return pattern
+
+
+@functools.cache
+def compiled(pattern: str) -> tuple[Any, re.Pattern[bytes]]:
     """RE2 (linear time) for long strings; `re` for short ones, where its C match objects cost
     less than RE2's Python ones. The patterns use the syntax both share (no look-arounds, no
-    backreferences, bounded repeats), so both find the same matches."""
-    return re2.compile(pattern.encode()), re.compile(pattern.encode())
+    backreferences, bounded repeats), so both find the same matches. Compiled when a rule first
+    fires, not at start: most rules never do in a given process, and each costs memory."""
+    import re2  # type: ignore[import-untyped]
+
+    return re2.compile(_no_groups(pattern).encode()), re.compile(pattern.encode())
+
+
+_GROUP = re.compile(r"(?<!\\)\((?!\?)")
+
+
+def _no_groups(pattern: str) -> str:
+    """The pattern with its groups made non-capturing: RE2 then finds a match's span with its
+    DFAs alone, and `re` reads the groups at that place."""
+    return _GROUP.sub("(?:", pattern)
 
 
 def _prefixed(
@@ -250,8 +285,13 @@ def secret_key(key: str) -> bool:
     return bool(SECRET_KEY.match(key)) and not _NOT_SECRET_KEY.search(key)
 
 
+@functools.lru_cache(maxsize=1024)
+def _key_ok(key: bytes) -> bool:
+    return not _NOT_SECRET_KEY.search(key.decode("utf-8", "replace"))
+
+
 def _assignment_key_ok(match: Any) -> bool:
-    return not _NOT_SECRET_KEY.search(match.group(1).decode("utf-8", "replace"))
+    return _key_ok(match.group(1))
 
 
 # A value: quoted (also with escaped quotes, as in JSON inside JSON strings) or bare.
@@ -283,7 +323,9 @@ BUILTIN: tuple[Rule, ...] = (
         None,
         _has_digit_and_letter,
     ),
-    _prefixed("slack-token", r"xox[abposre]-", r"[A-Za-z0-9\-]{10,}", r"xox[abposre]-"),
+    _prefixed(
+        "slack-token", r"xox[abposre]-", r"[A-Za-z0-9\-]{10,}", r"xox[abposre]-", _slack_token
+    ),
     Rule(
         "slack-webhook",
         _rx(r"hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9/_\-]{20,}"),
@@ -335,7 +377,7 @@ BUILTIN: tuple[Rule, ...] = (
     ),
     _prefixed("docker-token", r"dckr_pat_", r"[A-Za-z0-9_\-]{20,}", None, None),
     _prefixed("supabase-token", r"sbp_", r"[a-f0-9]{40}", None, None),
-    _prefixed("sentry-token", r"sntr[yu]s?_", r"[A-Za-z0-9_=+/]{30,}", None, None),
+    _prefixed("sentry-token", r"sntry[su]_", r"[A-Za-z0-9_=+/]{30,}", None, None),
     _prefixed("newrelic-key", r"NRAK-", r"[A-Z0-9]{27}", None, None),
     _prefixed(
         "doppler-token", r"dp\.(?:pt|st|ct|sa|scim|audit)\.", r"[A-Za-z0-9]{40,}", None, None

@@ -25,8 +25,6 @@ import logging
 from collections import OrderedDict
 from typing import Any, Final, Protocol
 
-import jsonschema_rs
-
 from manifold.catalog import Route
 from manifold.config import GatewayConfig, ValidationConfig
 from manifold.hooks import CatalogEvent, Items
@@ -66,6 +64,8 @@ def compile_schema(schema: Any, backtrack_limit: int = DEFAULT_BACKTRACK_LIMIT) 
     cannot compile."""
     if not isinstance(schema, dict):
         raise ValueError(f"inputSchema is a {type(schema).__name__}, not an object")
+    import jsonschema_rs  # on the first call that needs it: the library costs memory
+
     cls = (
         jsonschema_rs.validator_cls_for(schema)
         if "$schema" in schema
@@ -77,6 +77,89 @@ def compile_schema(schema: Any, backtrack_limit: int = DEFAULT_BACKTRACK_LIMIT) 
         validate_formats=False,
         pattern_options=jsonschema_rs.FancyRegexOptions(backtrack_limit=backtrack_limit),
     )
+
+
+# The fast path: a flat schema (the common MCP tool: an object of typed properties, some
+# required) is checked in Python for the calls that plainly satisfy it. It only ever says
+# "valid"; anything else (a wrong type, a missing key, a float for an integer, any keyword it
+# does not know) goes to the compiled validator, which decides and words the error.
+_NOTES = frozenset({"title", "description", "default", "examples", "$comment", "deprecated"})
+_TOP = _NOTES | {"type", "properties", "required", "additionalProperties", "$schema"}
+_PROP = _NOTES | {"type"}
+_TYPES: dict[str, tuple[type, ...]] = {
+    "string": (str,),
+    "integer": (int,),
+    "number": (int, float),
+    "boolean": (bool,),
+    "null": (type(None),),
+    "array": (list,),
+    "object": (dict,),
+}
+
+
+class _Flat:
+    """A flat schema's plain check (see above)."""
+
+    __slots__ = ("any_object", "closed", "props", "required")
+
+    def __init__(
+        self, props: dict[str, tuple[type, ...] | None], required: tuple[str, ...], closed: bool
+    ) -> None:
+        self.props = props
+        self.required = required
+        self.closed = closed
+        # {"type": "object"} with nothing else to check: any object (most echo-like tools)
+        self.any_object = not props and not required and not closed
+
+    def plainly_valid(self, args: Any) -> bool:
+        if type(args) is not dict:
+            return False
+        if self.any_object:
+            return True
+        for key in self.required:
+            if key not in args:
+                return False
+        props = self.props
+        for key, value in args.items():
+            if key not in props:
+                if self.closed:
+                    return False
+                continue
+            types = props[key]
+            if types is not None and type(value) not in types:
+                return False  # bool is not int here: `type`, not isinstance
+        return True
+
+
+def _flat(schema: Any) -> _Flat | None:
+    """The plain check of a flat schema, or None when the schema is not one."""
+    if not isinstance(schema, dict) or not schema.keys() <= _TOP:
+        return None
+    if schema.get("type", "object") != "object":
+        return None
+    extra = schema.get("additionalProperties", True)
+    if extra not in (True, False, {}):
+        return None
+    required = schema.get("required", [])
+    props = schema.get("properties", {})
+    if not isinstance(required, list) or not all(isinstance(k, str) for k in required):
+        return None
+    if not isinstance(props, dict):
+        return None
+    types: dict[str, tuple[type, ...] | None] = {}
+    for name, sub in props.items():
+        if not isinstance(sub, dict) or not sub.keys() <= _PROP:
+            return None
+        t = sub.get("type")
+        if t is None:
+            types[name] = None
+        elif isinstance(t, str) and t in _TYPES:
+            types[name] = _TYPES[t]
+        elif isinstance(t, list) and t and all(isinstance(x, str) and x in _TYPES for x in t):
+            types[name] = tuple(c for x in t for c in _TYPES[x])
+        else:
+            return None
+    return _Flat(types, tuple(required), extra is False)
 
 
 def _pointer(path: Any) -> str:
@@ -92,12 +175,15 @@ def _short(text: str) -> str:
 class ArgumentValidator:
     """The addon: `catalog` records schemas, `call` checks `tools/call` arguments."""
 
-    __slots__ = ("_cache", "_schemas", "backtrack_limit", "max_validators")
+    __slots__ = ("_cache", "_flats", "_schemas", "backtrack_limit", "max_validators")
 
     def __init__(self, cfg: ValidationConfig) -> None:
         self.max_validators = cfg.max_validators
         self.backtrack_limit = cfg.pattern_backtrack_limit
         self._schemas: dict[Route, Any] = {}  # route -> the upstream's inputSchema
+        # (upstream, tool) -> the plain check of a flat schema (a tuple key: Route's generated
+        # hash runs in Python, a tuple's in C, and this lookup is on every call)
+        self._flats: dict[tuple[str, str], _Flat] = {}
         self._cache: OrderedDict[Route, tuple[Any, _Compiled]] = OrderedDict()
 
     # ----------------------------------------------------------------- catalog
@@ -109,6 +195,7 @@ class ArgumentValidator:
         old = {r: s for r, s in self._schemas.items() if r.upstream == up}
         for route in old:
             del self._schemas[route]
+            self._flats.pop((route.upstream, route.name), None)
         for t in event.items:
             name = t.get("name")
             if isinstance(name, str) and "inputSchema" in t:
@@ -116,6 +203,9 @@ class ArgumentValidator:
                 before = old.get(route)
                 # An unchanged definition keeps its schema object, so its validator stays valid.
                 self._schemas[route] = before if before is not None and before == schema else schema
+                flat = _flat(schema)
+                if flat is not None:
+                    self._flats[(up, name)] = flat
         # Validators of definitions that are gone or changed are dropped now, not on eviction.
         stale = [r for r, (s, _) in self._cache.items() if self._schemas.get(r) is not s]
         for route in stale:
@@ -151,15 +241,25 @@ class ArgumentValidator:
             cache.popitem(last=False)
         return compiled
 
+    def check(self, ctx: CallContext) -> None:
+        """Raise the -32602 refusal when `ctx` is a `tools/call` whose arguments do not match
+        its tool's schema. A call that plainly matches a flat schema is passed without the
+        compiled validator (nor its library, until a call needs it)."""
+        if ctx.method != "tools/call":
+            return
+        args = ctx.params.get("arguments")
+        if args is None:
+            args = {}
+        route = ctx.route
+        flat = self._flats.get((route.upstream, route.name))
+        if flat is not None and flat.plainly_valid(args):
+            return
+        v = self.validator(ctx.route)
+        if v is not None and v is not UNVALIDATED and not v.is_valid(args):
+            self.refuse(ctx, v, args)
+
     async def call(self, ctx: CallContext, call_next: CallNext) -> rpc.Incoming:
-        if ctx.method == "tools/call":
-            v = self.validator(ctx.route)
-            if v is not None and v is not UNVALIDATED:
-                args = ctx.params.get("arguments")
-                if args is None:
-                    args = {}
-                if not v.is_valid(args):
-                    self.refuse(ctx, v, args)
+        self.check(ctx)
         return await call_next(ctx)
 
     def refuse(self, ctx: CallContext, v: Any, args: Any) -> None:
