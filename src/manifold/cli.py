@@ -770,7 +770,7 @@ def honeytoken_new(kind: str, name: str | None) -> None:
 
 @main.group("auth")
 def auth_group() -> None:
-    """Inbound authentication of the HTTP front (docs/auth.md)."""
+    """Inbound authentication of the HTTP front, and logins to upstreams (docs/auth.md)."""
 
 
 @auth_group.command("hash-key")
@@ -790,6 +790,64 @@ def auth_hash_key(generate: bool) -> None:
         if not key:
             raise UserError("no key on stdin (or pass --generate)")
     click.echo(f"sha256: {hashlib.sha256(key.encode()).hexdigest()}")
+
+
+@auth_group.command("login")
+@click.argument("upstream")
+@config_option
+@click.option("--no-browser", is_flag=True, help="Only print the URL to open.")
+@click.option("--wait", default=300.0, show_default=True, help="Seconds to wait for the browser.")
+def auth_login(upstream: str, config: str, no_browser: bool, wait: float) -> None:
+    """Log in to an upstream that requires OAuth; its tokens are stored encrypted."""
+    from manifold.credentials.login import LoginError, login
+    from manifold.credentials.tokenstore import TokenStore, TokenStoreError
+
+    cfg = _load(config, False)
+    up = cfg.upstreams.get(upstream)
+    if up is None:
+        raise UserError(f"{config}: no upstream named {upstream!r}")
+    if up.oauth is None:
+        raise UserError(f"{config}: upstreams.{upstream}.oauth is not set")
+    try:
+        store = TokenStore.open(cfg)
+    except (ConfigError, TokenStoreError) as e:
+        raise UserError(f"{config}: {e}") from None
+    try:
+        tokens = login(
+            upstream,
+            up,
+            store,
+            browser=not no_browser,
+            wait=wait,
+            say=lambda text: click.echo(text, err=True),
+        )
+    except LoginError as e:
+        raise UserError(str(e)) from None
+    finally:
+        store.close()
+    left = tokens.expires_in()
+    when = f", the access token expires in {left:.0f} s" if left is not None else ""
+    refresh = "with a refresh token" if tokens.refresh_token else "without a refresh token"
+    click.echo(f"logged in to {upstream} ({refresh}{when}); tokens kept in {store.path}")
+
+
+@auth_group.command("logout")
+@click.argument("upstream")
+@config_option
+def auth_logout(upstream: str, config: str) -> None:
+    """Forget the stored tokens of an upstream."""
+    from manifold.credentials.tokenstore import TokenStore, TokenStoreError
+
+    cfg = _load(config, False)
+    try:
+        store = TokenStore.open(cfg)
+    except (ConfigError, TokenStoreError) as e:
+        raise UserError(f"{config}: {e}") from None
+    try:
+        gone = store.delete(upstream)
+    finally:
+        store.close()
+    click.echo(f"{upstream}: tokens forgotten" if gone else f"{upstream}: no tokens stored")
 
 
 @main.group()

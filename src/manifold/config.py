@@ -42,6 +42,24 @@ class ToolFilter(_Strict):
     deny: list[str] = Field(default_factory=list)
 
 
+class UpstreamOAuthConfig(_Strict):
+    """The gateway as an OAuth 2.1 client of an HTTP upstream that requires it (docs/auth.md,
+    "Credentials to upstream servers"): `manifold auth login <upstream>` gets the tokens."""
+
+    # A client registered with the authorization server beforehand; unset: dynamic client
+    # registration (RFC 7591) at each login.
+    client_id: str | None = None
+    client_secret: str | None = None
+    scopes: list[str] = Field(default_factory=list)
+    # The authorization server's issuer URL; unset: discovered from the upstream's
+    # protected-resource metadata (RFC 9728).
+    authorization_server: str | None = None
+    # An access token is refreshed this many seconds before it expires (and on a 401).
+    refresh_margin: float = Field(default=60.0, ge=0)
+    # Each call to the authorization server (discovery, registration, token) is bounded.
+    timeout: float = Field(default=10.0, gt=0)
+
+
 class UpstreamConfig(_Strict):
     """One MCP server behind the gateway."""
 
@@ -55,6 +73,8 @@ class UpstreamConfig(_Strict):
     url: str | None = None
     transport: Literal["stdio", "streamable-http", "sse"] | None = None
     headers: dict[str, str] = Field(default_factory=dict)
+    # HTTP: an OAuth 2.1 client of this upstream (streamable HTTP only); unset: no OAuth
+    oauth: UpstreamOAuthConfig | None = None
     # HTTP: the largest SSE event (one message) accepted; a larger one is refused
     max_event_bytes: int = Field(default=32 * 1024 * 1024, ge=1024)
     # behaviour
@@ -97,6 +117,10 @@ class UpstreamConfig(_Strict):
             raise ValueError(f"transport '{self.transport}' needs 'url'")
         if self.url and not re.match(r"^https?://", self.url):
             raise ValueError(f"'url' must start with http:// or https:// (got {self.url!r})")
+        if self.oauth is not None and self.kind != "streamable-http":
+            raise ValueError("'oauth' needs a streamable HTTP upstream ('url')")
+        if self.oauth is not None and any(k.lower() == "authorization" for k in self.headers):
+            raise ValueError("give either 'oauth' or an Authorization header, not both")
         return self
 
     @property
@@ -493,6 +517,16 @@ class StateConfig(_Strict):
     secret: str | None = Field(default=None, min_length=16)
 
 
+class CredentialsConfig(_Strict):
+    """Where the OAuth tokens of upstreams are kept, encrypted (docs/auth.md)."""
+
+    # The token store (SQLite, each record encrypted); unset: tokens.db next to state.path.
+    path: str | None = None
+    # The key file, created (mode 0600) on first use unless MANIFOLD_TOKEN_KEY is set;
+    # unset: token.key next to the token store.
+    key_file: str | None = None
+
+
 class MrtrConfig(_Strict):
     """Calls that wait for a modern client's input (`input_required`, `requestState`)."""
 
@@ -692,6 +726,7 @@ class GatewayConfig(_Strict):
     response: ResponseConfig = Field(default_factory=ResponseConfig)
     state: StateConfig = Field(default_factory=StateConfig)
     mrtr: MrtrConfig = Field(default_factory=MrtrConfig)
+    credentials: CredentialsConfig = Field(default_factory=CredentialsConfig)
     stdio: StdioConfig = Field(default_factory=StdioConfig)
     security: SecurityConfig = Field(default_factory=SecurityConfig)
     search: SearchConfig = Field(default_factory=SearchConfig)

@@ -54,8 +54,16 @@ class Gateway:
         self.config = config
         self.client_info = {"name": "manifold", "version": __version__}
         self.catalog = Catalog(config)
+        auth: dict[str, Any] = {}
+        if any(u.oauth is not None for u in config.enabled_upstreams.values()):
+            # Imported only when an upstream wants OAuth (credentials to upstream servers).
+            from manifold.credentials.provider import providers
+
+            auth = providers(config, self._upstream_auth_failed)
         self.upstreams: dict[str, Upstream] = {
-            name: Upstream(name, cfg, self, self._on_upstream_ready, self.client_info)
+            name: Upstream(
+                name, cfg, self, self._on_upstream_ready, self.client_info, auth.get(name)
+            )
             for name, cfg in config.enabled_upstreams.items()
         }
         self.face = ServerFace(config, self.upstreams, __version__)
@@ -130,6 +138,15 @@ class Gateway:
         for addon in self.hooks.addons:  # addons that keep something (the audit log) flush it
             if callable(close := getattr(addon, "close", None)):
                 await asyncio.to_thread(close)
+
+    def _upstream_auth_failed(self, upstream: str, tenant: str, why: str) -> None:
+        """An upstream's OAuth token cannot be had (refresh refused, never logged in)."""
+        from manifold.security.alerts import audit_event
+
+        fields = {"mechanism": "credentials", "upstream": upstream, "detail": why}
+        if tenant:
+            fields["tenant"] = tenant
+        audit_event(self, "upstream_auth_failed", fields)
 
     def spawn(self, coro: Any) -> asyncio.Task[Any]:
         task: asyncio.Task[Any] = asyncio.ensure_future(coro)

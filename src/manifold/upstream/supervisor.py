@@ -22,7 +22,7 @@ import logging
 import random
 import time
 from collections.abc import Callable, Collection
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from manifold.config import UpstreamConfig
 from manifold.protocol import jsonrpc as rpc
@@ -33,10 +33,13 @@ from manifold.upstream.slots import Slots
 from manifold.upstream.stdio import StdioTransport, child_environment
 from manifold.upstream.transport import Transport, TransportClosed
 
+if TYPE_CHECKING:
+    from manifold.upstream.http import AuthProvider
+
 log = logging.getLogger("manifold.upstream")
 
 
-def make_transport(name: str, cfg: UpstreamConfig) -> Transport:
+def make_transport(name: str, cfg: UpstreamConfig, auth: AuthProvider | None = None) -> Transport:
     kind = cfg.kind
     if kind == "stdio":
         assert cfg.command is not None
@@ -61,7 +64,9 @@ def make_transport(name: str, cfg: UpstreamConfig) -> Transport:
         return SseTransport(
             name, cfg.url, dict(cfg.headers), cfg.connect_timeout, cfg.max_event_bytes
         )
-    return HttpTransport(name, cfg.url, dict(cfg.headers), cfg.connect_timeout, cfg.max_event_bytes)
+    return HttpTransport(
+        name, cfg.url, dict(cfg.headers), cfg.connect_timeout, cfg.max_event_bytes, auth
+    )
 
 
 class Upstream:
@@ -72,9 +77,11 @@ class Upstream:
         events: SessionEvents,
         on_ready: Callable[[str], None],
         client_info: dict[str, Any],
+        auth: AuthProvider | None = None,
     ) -> None:
         self.name = name
         self.cfg = cfg
+        self.auth = auth  # OAuth credentials of an HTTP upstream (`credentials/`), or None
         self.events = events
         self.on_ready = on_ready
         self.client_info = client_info
@@ -136,7 +143,7 @@ class Upstream:
     async def _start(self) -> UpstreamSession:
         self.state = "starting"
         session = UpstreamSession(
-            self.name, make_transport(self.name, self.cfg), self, self.client_info
+            self.name, make_transport(self.name, self.cfg, self.auth), self, self.client_info
         )
         try:
             await session.open(self.cfg.connect_timeout)
@@ -376,7 +383,7 @@ class Upstream:
     async def _open_client(self, key: str) -> UpstreamSession:
         events = _ClientEvents(self, key)
         session = UpstreamSession(
-            self.name, make_transport(self.name, self.cfg), events, self.client_info
+            self.name, make_transport(self.name, self.cfg, self.auth), events, self.client_info
         )
         try:
             await session.open(self.cfg.connect_timeout)
