@@ -795,9 +795,10 @@ def auth_hash_key(generate: bool) -> None:
 @auth_group.command("login")
 @click.argument("upstream")
 @config_option
+@click.option("--tenant", default="", help="Log in as this tenant (oauth.per_tenant).")
 @click.option("--no-browser", is_flag=True, help="Only print the URL to open.")
 @click.option("--wait", default=300.0, show_default=True, help="Seconds to wait for the browser.")
-def auth_login(upstream: str, config: str, no_browser: bool, wait: float) -> None:
+def auth_login(upstream: str, config: str, tenant: str, no_browser: bool, wait: float) -> None:
     """Log in to an upstream that requires OAuth; its tokens are stored encrypted."""
     from manifold.credentials.login import LoginError, login
     from manifold.credentials.tokenstore import TokenStore, TokenStoreError
@@ -808,6 +809,8 @@ def auth_login(upstream: str, config: str, no_browser: bool, wait: float) -> Non
         raise UserError(f"{config}: no upstream named {upstream!r}")
     if up.oauth is None:
         raise UserError(f"{config}: upstreams.{upstream}.oauth is not set")
+    if tenant and not up.oauth.per_tenant:
+        raise UserError(f"{config}: --tenant needs upstreams.{upstream}.oauth.per_tenant: true")
     try:
         store = TokenStore.open(cfg)
     except (ConfigError, TokenStoreError) as e:
@@ -817,6 +820,7 @@ def auth_login(upstream: str, config: str, no_browser: bool, wait: float) -> Non
             upstream,
             up,
             store,
+            tenant=tenant,
             browser=not no_browser,
             wait=wait,
             say=lambda text: click.echo(text, err=True),
@@ -828,13 +832,15 @@ def auth_login(upstream: str, config: str, no_browser: bool, wait: float) -> Non
     left = tokens.expires_in()
     when = f", the access token expires in {left:.0f} s" if left is not None else ""
     refresh = "with a refresh token" if tokens.refresh_token else "without a refresh token"
-    click.echo(f"logged in to {upstream} ({refresh}{when}); tokens kept in {store.path}")
+    who = f" as tenant {tenant}" if tenant else ""
+    click.echo(f"logged in to {upstream}{who} ({refresh}{when}); tokens kept in {store.path}")
 
 
 @auth_group.command("logout")
 @click.argument("upstream")
 @config_option
-def auth_logout(upstream: str, config: str) -> None:
+@click.option("--tenant", default="", help="The tenant's tokens (oauth.per_tenant).")
+def auth_logout(upstream: str, config: str, tenant: str) -> None:
     """Forget the stored tokens of an upstream."""
     from manifold.credentials.tokenstore import TokenStore, TokenStoreError
 
@@ -844,7 +850,7 @@ def auth_logout(upstream: str, config: str) -> None:
     except (ConfigError, TokenStoreError) as e:
         raise UserError(f"{config}: {e}") from None
     try:
-        gone = store.delete(upstream)
+        gone = store.delete(upstream, tenant)
     finally:
         store.close()
     click.echo(f"{upstream}: tokens forgotten" if gone else f"{upstream}: no tokens stored")

@@ -54,18 +54,12 @@ class Gateway:
         self.config = config
         self.client_info = {"name": "manifold", "version": __version__}
         self.catalog = Catalog(config)
-        auth: dict[str, Any] = {}
-        if any(u.oauth is not None for u in config.enabled_upstreams.values()):
-            # Imported only when an upstream wants OAuth (credentials to upstream servers).
-            from manifold.credentials.provider import providers
-
-            auth = providers(config, self._upstream_auth_failed)
         self.upstreams: dict[str, Upstream] = {
-            name: Upstream(
-                name, cfg, self, self._on_upstream_ready, self.client_info, auth.get(name)
-            )
+            name: Upstream(name, cfg, self, self._on_upstream_ready, self.client_info)
             for name, cfg in config.enabled_upstreams.items()
         }
+        if any(u.oauth or u.tenant_credentials for u in config.enabled_upstreams.values()):
+            self._credentials(config)
         self.face = ServerFace(config, self.upstreams, __version__)
         self.exposure = Exposure(config.exposure, exposure_override)
         self.state = open_state(config)
@@ -138,6 +132,17 @@ class Gateway:
         for addon in self.hooks.addons:  # addons that keep something (the audit log) flush it
             if callable(close := getattr(addon, "close", None)):
                 await asyncio.to_thread(close)
+
+    def _credentials(self, config: GatewayConfig) -> None:
+        """Credentials to upstream servers: OAuth tokens, per-tenant values. Imported only when
+        an upstream has them."""
+        from manifold.credentials.upstreams import UpstreamCredentials
+
+        creds = UpstreamCredentials(config, self._upstream_auth_failed)
+        for name, up in self.upstreams.items():
+            up.auth = creds.shared_auth(name)
+            up.shared_cfg = creds.shared_config(name)
+            up.for_tenant = creds.opener(name)
 
     def _upstream_auth_failed(self, upstream: str, tenant: str, why: str) -> None:
         """An upstream's OAuth token cannot be had (refresh refused, never logged in)."""

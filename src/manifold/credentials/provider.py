@@ -21,7 +21,7 @@ import logging
 import time
 from collections.abc import Callable
 
-from manifold.config import ConfigError, GatewayConfig, UpstreamOAuthConfig
+from manifold.config import UpstreamOAuthConfig
 from manifold.credentials import oauth
 from manifold.credentials.tokenstore import TokenSet, TokenStore, TokenStoreError
 from manifold.protocol import jsonrpc as rpc
@@ -135,17 +135,3 @@ class OAuthProvider:
             log.warning("upstream %s: cannot store the refreshed token: %s", self.upstream, e)
         log.info("upstream %s: OAuth token refreshed", self.upstream)
         return self._set(tokens)
-
-
-def providers(
-    config: GatewayConfig, on_failure: Callable[[str, str, str], None] | None = None
-) -> dict[str, OAuthProvider]:
-    """A provider for each enabled upstream with `oauth`, sharing one token store."""
-    wanted = {n: u.oauth for n, u in config.enabled_upstreams.items() if u.oauth is not None}
-    if not wanted:
-        return {}
-    try:
-        store = TokenStore.open(config)
-    except TokenStoreError as e:
-        raise ConfigError(f"credentials: {e}") from None
-    return {n: OAuthProvider(n, c, store, on_failure=on_failure) for n, c in wanted.items()}
