@@ -12,7 +12,7 @@
   refresh and access token is revoked, as when the user withdraws the grant),
   `POST /_test/ttl?seconds=N` (tokens issued from now on live N seconds).
 
-`--port N` sets the port.
+`--port N` sets the port; `--no-pkce` leaves S256 out of the metadata.
 """
 
 from __future__ import annotations
@@ -36,6 +36,7 @@ from starlette.routing import Route
 parser = argparse.ArgumentParser()
 parser.add_argument("--port", type=int, required=True)
 parser.add_argument("--access-ttl", type=float, default=3600.0)
+parser.add_argument("--no-pkce", action="store_true", help="metadata without S256")
 args = parser.parse_args()
 ttl = {"access": args.access_ttl}  # `POST /_test/ttl?seconds=N` changes it for later tokens
 
@@ -88,7 +89,7 @@ async def asm(_r: Request) -> JSONResponse:
             "revocation_endpoint": f"{BASE}/revoke",
             "response_types_supported": ["code"],
             "grant_types_supported": ["authorization_code", "refresh_token"],
-            "code_challenge_methods_supported": ["S256"],
+            "code_challenge_methods_supported": [] if args.no_pkce else ["S256"],
             "token_endpoint_auth_methods_supported": ["none"],
         }
     )
