@@ -165,6 +165,25 @@ async def test_login_call_refresh_and_revocation(tmp_path: Path, server: str) ->
             res = await c.call_tool("local__echo", {"text": "still here"})
             assert not res.is_error and "still here" in res.content[0].text  # type: ignore[union-attr]
 
+            # The next call gets the same error at once: the server is not asked again.
+            refused = as_state(server)["refused_refreshes"]
+            with pytest.raises(MCPError) as err:
+                await whoami(c)
+            assert "manifold auth login prot" in err.value.error.message
+            assert as_state(server)["refused_refreshes"] == refused
+
+            # Logging in again is picked up by the running gateway, without a restart.
+            await asyncio.to_thread(login, config, tmp_path / "login2.log")
+            deadline = time.monotonic() + 20
+            while True:
+                try:
+                    fourth = await whoami(c)
+                    break
+                except MCPError:
+                    assert time.monotonic() < deadline, "the new login was not picked up"
+                    await asyncio.sleep(0.3)
+            assert fourth == "Bearer " + as_state(server)["issued"]["access"][-1]
+
     log = (tmp_path / "gw.log").read_text()
     assert "manifold auth login prot" in log
     failed = [

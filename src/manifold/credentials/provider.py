@@ -8,10 +8,12 @@ retries its request once with it. A refresh runs in a thread, bounded by `oauth.
 
 Without a token (never logged in), or when the authorization server refuses the refresh token
 (revoked, expired), `AuthFailed` says so, naming the upstream and the command that logs in
-again; the failure is logged and written to the audit trail (`on_failure`). The store is read
-again at the next attempt, so a `manifold auth login` done meanwhile is picked up without a
-restart. The client's own credentials never reach this module: the transport's headers are
-built from the upstream's config alone.
+again; the failure is logged and written to the audit trail (`on_failure`) once, and later
+calls get the same error at once, without asking the authorization server again, until the
+store holds new tokens (it is read at most once a second): a `manifold auth login` done
+meanwhile is picked up without a restart. An authorization server that cannot be reached is
+not such a failure: the next call tries again. The client's own credentials never reach this
+module: the transport's headers are built from the upstream's config alone.
 """
 
 from __future__ import annotations
@@ -67,6 +69,11 @@ class OAuthProvider:
         self._header = ""
         self._refreshing: asyncio.Future[str] | None = None
         self.refreshes = 0
+        # No usable token (never logged in, refresh refused): calls fail at once with this,
+        # without asking the authorization server again, until the store holds new tokens
+        # (read at most once a second).
+        self._dead: AuthFailed | None = None
+        self._dead_checked = 0.0
 
     def _set(self, tokens: TokenSet) -> str:
         self._tokens = tokens
@@ -79,10 +86,11 @@ class OAuthProvider:
         except TokenStoreError as e:
             raise self._failed(str(e)) from None
 
-    def _failed(self, why: str) -> AuthFailed:
-        msg = (
-            f"upstream {self.upstream!r}: {why}; log in again with "
-            f"`{login_command(self.upstream, self.tenant)}`"
+    def _failed(self, why: str, login: bool = True) -> AuthFailed:
+        msg = f"upstream {self.upstream!r}: {why}; " + (
+            f"log in again with `{login_command(self.upstream, self.tenant)}`"
+            if login
+            else "the next call tries again"
         )
         log.warning("%s", msg)
         if self.on_failure is not None:
@@ -91,18 +99,39 @@ class OAuthProvider:
 
     async def header(self) -> str:
         """The `Authorization` value for the next request."""
+        if self._dead is not None:
+            self._revive()
         t = self._tokens
         if t is None:
             t = self._load()
             if t is None:
-                raise self._failed("no OAuth token (never logged in)")
+                self._dead = self._failed("no OAuth token (never logged in)")
+                self._dead_checked = time.monotonic()
+                raise self._dead
             self._set(t)
         if t.expires_at is not None and t.expires_at - time.time() <= self.cfg.refresh_margin:
             return await self._refresh(self._header)
         return self._header
 
+    def _revive(self) -> None:
+        """Dead: new tokens in the store (a login since) bring it back, else the same error."""
+        assert self._dead is not None
+        now = time.monotonic()
+        if now - self._dead_checked >= 1.0:
+            self._dead_checked = now
+            stored = self._load()
+            old = self._tokens
+            if stored is not None and (old is None or stored.access_token != old.access_token):
+                log.info("upstream %s: new OAuth tokens found in the store", self.upstream)
+                self._dead = None
+                self._set(stored)
+                return
+        raise self._dead
+
     async def after_401(self, sent: str) -> str:
         """The upstream refused `sent`: a new header (refreshed once for all who sent it)."""
+        if self._dead is not None:
+            self._revive()
         if self._header and sent != self._header:
             return self._header  # someone refreshed meanwhile
         return await self._refresh(sent)
@@ -123,11 +152,18 @@ class OAuthProvider:
                 return self._set(stored)
         current = stored or self._tokens
         if current is None:
-            raise self._failed("no OAuth token (never logged in)")
+            self._dead = self._failed("no OAuth token (never logged in)")
+            self._dead_checked = time.monotonic()
+            raise self._dead
         try:
             tokens = await asyncio.to_thread(oauth.refresh, current, self.cfg.timeout)
         except oauth.OAuthError as e:
-            raise self._failed(f"refreshing the OAuth token failed ({e})") from None
+            if e.error is None:  # the server could not be reached: the next call tries again
+                raise self._failed(f"refreshing the OAuth token failed ({e})", False) from None
+            self._tokens = current
+            self._dead = self._failed(f"refreshing the OAuth token failed ({e})")
+            self._dead_checked = time.monotonic()
+            raise self._dead from None
         self.refreshes += 1
         try:
             await asyncio.to_thread(self.store.put, self.upstream, tokens, self.tenant)
