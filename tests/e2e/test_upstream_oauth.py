@@ -79,10 +79,11 @@ def gateway_config(tmp: Path, base: str) -> Path:
     )
 
 
-def login(config: Path, log: Path) -> str:
+def login(config: Path, log: Path, *extra: str) -> str:
     """`manifold auth login prot --no-browser`; the printed URL is followed by an HTTP client
     (the test server approves at once and redirects to the CLI's loopback listener)."""
-    proc = spawn([MANIFOLD, "auth", "login", "prot", "-c", str(config), "--no-browser"], log)
+    cmd = [MANIFOLD, "auth", "login", "prot", "-c", str(config), "--no-browser", *extra]
+    proc = spawn(cmd, log)
     try:
         deadline = time.monotonic() + 30
         url = None
@@ -101,8 +102,8 @@ def login(config: Path, log: Path) -> str:
     return log.read_text()
 
 
-def client(url: str) -> Client:
-    http = httpx2.AsyncClient(headers={"Authorization": f"Bearer {API_KEY}"}, timeout=30)
+def client(url: str, key: str = API_KEY) -> Client:
+    http = httpx2.AsyncClient(headers={"Authorization": f"Bearer {key}"}, timeout=30)
     return Client(streamable_http_client(url, http_client=http), cache=None)
 
 
@@ -213,3 +214,39 @@ async def test_without_login_the_call_names_the_command(tmp_path: Path, server: 
                 await c.call_tool("prot__whoami", {})
             assert "manifold auth login prot" in err.value.error.message
     assert "never logged in" in (tmp_path / "gw.log").read_text()
+
+
+def team_key(tenant: str) -> str:
+    return f"{tenant}-client-key-0123456789abcdef"
+
+
+async def test_each_tenant_logs_in_as_itself(tmp_path: Path, server: str) -> None:
+    config = write_config(
+        tmp_path / "gw.yaml",
+        {"prot": {"url": f"{server}/mcp", "oauth": {"per_tenant": True}}},
+        state={"path": str(tmp_path / "state" / "state.db")},
+        auth={
+            "keys": [
+                {"sha256": hashlib.sha256(team_key(t).encode()).hexdigest(), "tenant": t}
+                for t in ("red", "blue", "green")
+            ]
+        },
+        tenants={"profiles": {"red": {}, "blue": {}, "green": {}}},
+    )
+    issued: dict[str, str] = {}
+    for who in ("", "red", "blue"):  # "": the login that reads the catalog
+        out = login(config, tmp_path / f"login-{who}.log", *(["--tenant", who] if who else []))
+        assert f"logged in to prot{' as tenant ' + who if who else ''} (" in out
+        issued[who] = as_state(server)["issued"]["access"][-1]
+    with gateway_http(config, tmp_path / "gw.log") as url:
+        for tenant in ("red", "blue"):
+            async with asyncio.timeout(60), client(url, team_key(tenant)) as c:
+                assert await whoami(c) == f"Bearer {issued[tenant]}"
+        async with asyncio.timeout(60), client(url, team_key("green")) as c:
+            names = {t.name for t in (await c.list_tools()).tools}
+            assert "prot__whoami" in names  # the catalog was read with the "" login
+            with pytest.raises(MCPError) as err:
+                await whoami(c)
+            assert "manifold auth login prot --tenant green" in err.value.error.message
+    seen = as_state(server)["seen"]
+    assert issued[""] in seen and issued["red"] in seen and issued["blue"] in seen
