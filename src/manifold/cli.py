@@ -797,8 +797,13 @@ def auth_hash_key(generate: bool) -> None:
 @config_option
 @click.option("--tenant", default="", help="Log in as this tenant (oauth.per_tenant).")
 @click.option("--no-browser", is_flag=True, help="Only print the URL to open.")
+@click.option(
+    "--device", is_flag=True, help="The device flow: a code to enter on any device (RFC 8628)."
+)
 @click.option("--wait", default=300.0, show_default=True, help="Seconds to wait for the browser.")
-def auth_login(upstream: str, config: str, tenant: str, no_browser: bool, wait: float) -> None:
+def auth_login(
+    upstream: str, config: str, tenant: str, no_browser: bool, device: bool, wait: float
+) -> None:
     """Log in to an upstream that requires OAuth; its tokens are stored encrypted."""
     from manifold.credentials.login import LoginError, login
     from manifold.credentials.tokenstore import TokenStore, TokenStoreError
@@ -822,6 +827,7 @@ def auth_login(upstream: str, config: str, tenant: str, no_browser: bool, wait: 
             store,
             tenant=tenant,
             browser=not no_browser,
+            device=device,
             wait=wait,
             say=lambda text: click.echo(text, err=True),
         )

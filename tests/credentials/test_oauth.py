@@ -33,7 +33,7 @@ def state(base: str) -> dict[str, Any]:
 def follow(text: str) -> None:
     """What a browser does with the printed URL (the test server approves at once)."""
     for line in text.splitlines():
-        if "/authorize?" in line:
+        if "/authorize?" in line or "/device?user_code=" in line:
             threading.Thread(target=_get, args=(line.strip(),), daemon=True).start()
 
 
@@ -108,6 +108,31 @@ def test_a_callback_with_the_wrong_state_is_refused(auth_server: str, tmp_path: 
     with pytest.raises(LoginError, match="no answer from the browser within 1 s"):
         login("prot", cfg, store, browser=False, wait=1, say=forge)
     assert seen == [400]
+    assert store.get("prot") is None
+    store.close()
+
+
+def test_device_flow(auth_server: str, tmp_path: Path) -> None:
+    store = TokenStore(tmp_path / "tokens.db", load_key(tmp_path / "token.key", env={}))
+    cfg = UpstreamConfig(url=f"{auth_server}/mcp", oauth=UpstreamOAuthConfig())
+    said: list[str] = []
+
+    def say(text: str) -> None:
+        said.append(text)
+        follow(text)
+
+    tokens = login("prot", cfg, store, device=True, wait=20, say=say)
+    assert any("and enter the code" in s for s in said)
+    assert tokens.access_token in state(auth_server)["issued"]["access"]
+    assert store.get("prot") == tokens
+    store.close()
+
+
+def test_device_flow_gives_up_when_not_approved(auth_server: str, tmp_path: Path) -> None:
+    store = TokenStore(tmp_path / "tokens.db", load_key(tmp_path / "token.key", env={}))
+    cfg = UpstreamConfig(url=f"{auth_server}/mcp", oauth=UpstreamOAuthConfig())
+    with pytest.raises(LoginError, match="not approved within 2 s"):
+        login("prot", cfg, store, device=True, wait=2, say=lambda _t: None)
     assert store.get("prot") is None
     store.close()
 

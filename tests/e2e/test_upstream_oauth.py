@@ -41,6 +41,7 @@ from tests.support import (
 )
 
 API_KEY = "mf_client_key_never_upstream_0123"
+_LOGGED_IN = b"<!doctype html><title>manifold</title><p>Logged in. You may close this window.</p>"
 SHORT_TTL = 2.0  # seconds: the access tokens issued after the first one
 
 
@@ -81,19 +82,21 @@ def gateway_config(tmp: Path, base: str) -> Path:
 
 def login(config: Path, log: Path, *extra: str) -> str:
     """`manifold auth login prot --no-browser`; the printed URL is followed by an HTTP client
-    (the test server approves at once and redirects to the CLI's loopback listener)."""
+    (the test server approves at once and redirects to the CLI's loopback listener). With
+    `--device`, the printed verification URL is visited (which approves the code)."""
     cmd = [MANIFOLD, "auth", "login", "prot", "-c", str(config), "--no-browser", *extra]
     proc = spawn(cmd, log)
+    where = r"/device\?user_code=" if "--device" in extra else r"/authorize\?"
     try:
         deadline = time.monotonic() + 30
         url = None
         while url is None and time.monotonic() < deadline and proc.poll() is None:
-            m = re.search(r"^(http://\S+/authorize\?\S+)$", log.read_text(), re.M)
+            m = re.search(rf"^(http://\S+{where}\S+)$", log.read_text(), re.M)
             url = m.group(1) if m else None
             time.sleep(0.05)
         assert url is not None, log.read_text()
         with urllib.request.urlopen(url, timeout=10) as r:
-            assert b"Logged in" in r.read()
+            assert r.read() in (b"approved", _LOGGED_IN)
         assert proc.wait(timeout=30) == 0, log.read_text()
     except subprocess.TimeoutExpired:
         raise AssertionError(log.read_text()) from None
@@ -250,3 +253,13 @@ async def test_each_tenant_logs_in_as_itself(tmp_path: Path, server: str) -> Non
             assert "manifold auth login prot --tenant green" in err.value.error.message
     seen = as_state(server)["seen"]
     assert issued[""] in seen and issued["red"] in seen and issued["blue"] in seen
+
+
+async def test_device_flow_login(tmp_path: Path, server: str) -> None:
+    config = gateway_config(tmp_path, server)
+    out = login(config, tmp_path / "login.log", "--device")
+    assert "and enter the code " in out
+    assert "logged in to prot (with a refresh token" in out
+    with gateway_http(config, tmp_path / "gw.log") as url:
+        async with asyncio.timeout(60), client(url) as c:
+            assert await whoami(c) == "Bearer " + as_state(server)["issued"]["access"][-1]

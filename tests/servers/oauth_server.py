@@ -6,7 +6,8 @@
 - `/.well-known/oauth-protected-resource/mcp` (RFC 9728), `/.well-known/oauth-authorization-server`
   (RFC 8414), `/register` (RFC 7591), `/authorize` (auto-approves: redirects at once with a
   code), `/token` (authorization_code with PKCE S256, refresh_token with rotation; access tokens
-  live `--access-ttl` seconds), `/revoke` (RFC 7009).
+  live `--access-ttl` seconds; the device code grant), `/revoke` (RFC 7009),
+  `/device_authorization` and `/device?user_code=X` (RFC 8628: visiting it approves the code).
 - for the tests: `GET /_test/state` (tokens issued, refreshes, tokens seen on /mcp),
   `POST /_test/expire` (every access token stops working now), `POST /_test/revoke` (every
   refresh and access token is revoked, as when the user withdraws the grant),
@@ -45,6 +46,7 @@ RESOURCE = f"{BASE}/mcp"
 
 clients: dict[str, dict[str, Any]] = {}
 codes: dict[str, dict[str, Any]] = {}
+devices: dict[str, dict[str, Any]] = {}  # device code -> {client_id, user_code, approved}
 access: dict[str, float] = {}  # token -> expiry (time.time())
 refresh: dict[str, str] = {}  # refresh token -> client id
 issued: dict[str, list[str]] = {"access": [], "refresh": []}
@@ -87,6 +89,7 @@ async def asm(_r: Request) -> JSONResponse:
             "token_endpoint": f"{BASE}/token",
             "registration_endpoint": f"{BASE}/register",
             "revocation_endpoint": f"{BASE}/revoke",
+            "device_authorization_endpoint": f"{BASE}/device_authorization",
             "response_types_supported": ["code"],
             "grant_types_supported": ["authorization_code", "refresh_token"],
             "code_challenge_methods_supported": [] if args.no_pkce else ["S256"],
@@ -98,11 +101,44 @@ async def asm(_r: Request) -> JSONResponse:
 async def register(r: Request) -> JSONResponse:
     doc = await r.json()
     uris = doc.get("redirect_uris")
-    if not isinstance(uris, list) or not uris:
+    device = DEVICE_GRANT in doc.get("grant_types", [])
+    if not device and (not isinstance(uris, list) or not uris):
         return _error("invalid_redirect_uri")
     cid = "client-" + secrets.token_hex(8)
-    clients[cid] = {"redirect_uris": uris}
+    clients[cid] = {"redirect_uris": uris or []}
     return JSONResponse({"client_id": cid, **doc}, status_code=201)
+
+
+DEVICE_GRANT = "urn:ietf:params:oauth:grant-type:device_code"
+
+
+async def device_authorization(r: Request) -> JSONResponse:
+    form = dict(await r.form())
+    if form.get("client_id") not in clients:
+        return _error("invalid_client", 401)
+    if form.get("resource") != RESOURCE:
+        return _error("invalid_target")
+    dc, uc = secrets.token_urlsafe(16), secrets.token_hex(4).upper()
+    devices[dc] = {"client_id": form["client_id"], "user_code": uc, "approved": False}
+    return JSONResponse(
+        {
+            "device_code": dc,
+            "user_code": uc,
+            "verification_uri": f"{BASE}/device",
+            "verification_uri_complete": f"{BASE}/device?user_code={uc}",
+            "expires_in": 60,
+            "interval": 1,
+        }
+    )
+
+
+async def device_page(r: Request) -> Response:
+    """Where the user enters the code: approves it at once."""
+    for d in devices.values():
+        if d["user_code"] == r.query_params.get("user_code"):
+            d["approved"] = True
+            return Response("approved", media_type="text/plain")
+    return Response("unknown code", status_code=404)
 
 
 async def authorize(r: Request) -> Response:
@@ -160,6 +196,15 @@ async def token(r: Request) -> JSONResponse:
         if base64.urlsafe_b64encode(digest).rstrip(b"=").decode() != entry["challenge"]:
             return _error("invalid_grant", desc="PKCE verification failed")
         return _issue(cid)
+    if form.get("grant_type") == DEVICE_GRANT:
+        d = devices.get(str(form.get("device_code", "")))
+        if d is None or d["client_id"] != cid:
+            return _error("invalid_grant", desc="unknown device code")
+        if not d["approved"]:
+            stats["device_polls"] = stats.get("device_polls", 0) + 1
+            return _error("authorization_pending")
+        devices.pop(str(form["device_code"]))
+        return _issue(cid)
     if form.get("grant_type") == "refresh_token":
         owner = refresh.pop(str(form.get("refresh_token", "")), None)  # rotated: used once
         if owner != cid:
@@ -206,6 +251,8 @@ auth_app = Starlette(
         Route("/.well-known/oauth-authorization-server", asm),
         Route("/register", register, methods=["POST"]),
         Route("/authorize", authorize),
+        Route("/device_authorization", device_authorization, methods=["POST"]),
+        Route("/device", device_page),
         Route("/token", token, methods=["POST"]),
         Route("/revoke", revoke, methods=["POST"]),
         Route("/_test/state", test_state),

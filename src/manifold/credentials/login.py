@@ -1,11 +1,14 @@
-"""`manifold auth login <upstream>`: the authorization code flow with PKCE, on this machine.
+"""`manifold auth login <upstream>`: the authorization code flow with PKCE, on this machine, or
+the device flow (`--device`, RFC 8628) for a machine whose loopback no browser can reach.
 
 A loopback listener on 127.0.0.1 with a random port receives the redirect (RFC 8252); the
 `state` it brings back must be the one sent, or the answer is refused. The authorization URL is
 opened in a browser when there is one, and printed in any case (a machine without a browser:
 open it anywhere that reaches the authorization server and whose browser can reach this
-machine's loopback, e.g. through an SSH tunnel). The wait is bounded. The tokens go to the
-encrypted store (`tokenstore.py`).
+machine's loopback, e.g. through an SSH tunnel, or use `--device`). With `--device` the user
+enters a short code on any device with a browser while this machine polls the token endpoint at
+the server's interval. The wait is bounded. The tokens go to the encrypted store
+(`tokenstore.py`).
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ import webbrowser
 from collections.abc import Callable
 from typing import Any
 
-from manifold.config import UpstreamConfig
+from manifold.config import UpstreamConfig, UpstreamOAuthConfig
 from manifold.credentials import oauth
 from manifold.credentials.tokenstore import TokenSet, TokenStore
 
@@ -71,6 +74,7 @@ def login(
     *,
     tenant: str = "",
     browser: bool = True,
+    device: bool = False,
     wait: float = 300.0,
     say: Callable[[str], None] = print,
 ) -> TokenSet:
@@ -80,6 +84,10 @@ def login(
         raise LoginError(f"upstream {name!r} has no 'oauth' configured")
     try:
         meta = oauth.discover(cfg.url, ocfg)
+        if device:
+            tokens = _device_login(meta, ocfg, wait, say)
+            store.put(name, tokens, tenant)
+            return tokens
         state = secrets.token_urlsafe(24)
         listener = _Listener(state)
     except oauth.OAuthError as e:
@@ -113,3 +121,18 @@ def login(
         thread.join(5)
     store.put(name, tokens, tenant)
     return tokens
+
+
+def _device_login(
+    meta: oauth.ServerMetadata, ocfg: UpstreamOAuthConfig, wait: float, say: Callable[[str], None]
+) -> TokenSet:
+    """The device flow (RFC 8628): a code to enter on any device with a browser; this machine
+    polls the token endpoint until it is approved."""
+    client_id, secret = ocfg.client_id, ocfg.client_secret
+    if client_id is None:
+        client_id, secret = oauth.register(meta, None, ocfg.timeout)
+    code = oauth.device_authorization(meta, client_id, secret, ocfg.timeout)
+    say(f"Open {code.verification_uri} and enter the code {code.user_code}")
+    if code.verification_uri_complete:
+        say(f"or open:\n{code.verification_uri_complete}")
+    return oauth.poll_device(meta, code, client_id, secret, ocfg.timeout, wait)

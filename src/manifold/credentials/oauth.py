@@ -50,6 +50,7 @@ class ServerMetadata:
     token_endpoint: str
     registration_endpoint: str | None = None
     revocation_endpoint: str | None = None
+    device_authorization_endpoint: str | None = None  # RFC 8628, for `login --device`
     scopes: list[str] = field(default_factory=list)
 
 
@@ -170,6 +171,7 @@ def discover(server_url: str, cfg: UpstreamOAuthConfig) -> ServerMetadata:
             token_endpoint=str(meta["token_endpoint"]),
             registration_endpoint=meta.get("registration_endpoint"),
             revocation_endpoint=meta.get("revocation_endpoint"),
+            device_authorization_endpoint=meta.get("device_authorization_endpoint"),
             scopes=scopes,
         )
     except KeyError as e:
@@ -201,22 +203,30 @@ def pkce_pair() -> tuple[str, str]:
     return verifier, base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
 
 
+DEVICE_GRANT = "urn:ietf:params:oauth:grant-type:device_code"
+
+
 def register(
-    meta: ServerMetadata, redirect_uri: str, timeout: float, name: str = "manifold"
+    meta: ServerMetadata, redirect_uri: str | None, timeout: float, name: str = "manifold"
 ) -> tuple[str, str | None]:
-    """Dynamic client registration: a public client (PKCE) with this redirect URI."""
+    """Dynamic client registration: a public client, with PKCE and this redirect URI, or for
+    the device flow (`redirect_uri` None)."""
     if not meta.registration_endpoint:
         raise OAuthError(
             f"the authorization server {meta.issuer} has no registration endpoint: "
             "configure oauth.client_id"
         )
-    doc = {
+    doc: dict[str, Any] = {
         "client_name": name,
-        "redirect_uris": [redirect_uri],
         "grant_types": ["authorization_code", "refresh_token"],
         "response_types": ["code"],
         "token_endpoint_auth_method": "none",
     }
+    if redirect_uri is None:
+        doc["grant_types"] = [DEVICE_GRANT, "refresh_token"]
+        doc["response_types"] = []
+    else:
+        doc["redirect_uris"] = [redirect_uri]
     url = meta.registration_endpoint
     status, _, body = _request(
         url, timeout, body=json.dumps(doc).encode(), headers={"Content-Type": "application/json"}
@@ -334,3 +344,74 @@ def refresh(tokens: TokenSet, timeout: float) -> TokenSet:
         tokens.resource,
         tokens.refresh_token,
     )
+
+
+@dataclass(slots=True)
+class DeviceCode:
+    """What the user is shown (RFC 8628): where to go and which code to enter."""
+
+    device_code: str
+    user_code: str
+    verification_uri: str
+    verification_uri_complete: str | None
+    expires_in: float
+    interval: float
+
+
+def device_authorization(
+    meta: ServerMetadata, client_id: str, client_secret: str | None, timeout: float
+) -> DeviceCode:
+    url = meta.device_authorization_endpoint
+    if not url:
+        raise OAuthError(
+            f"the authorization server {meta.issuer} offers no device flow: log in without --device"
+        )
+    form = {"client_id": client_id, "resource": meta.resource}
+    if meta.scopes:
+        form["scope"] = " ".join(meta.scopes)
+    headers = {}
+    if client_secret:
+        pair = f"{urllib.parse.quote(client_id)}:{urllib.parse.quote(client_secret)}"
+        headers["Authorization"] = "Basic " + base64.b64encode(pair.encode()).decode()
+    status, _, body = _request(url, timeout, data=form, headers=headers)
+    data = _json(body, url)
+    if status != 200:
+        raise OAuthError(str(data.get("error") or f"HTTP {status}"), data.get("error"), status)
+    try:
+        return DeviceCode(
+            device_code=str(data["device_code"]),
+            user_code=str(data["user_code"]),
+            verification_uri=str(data["verification_uri"]),
+            verification_uri_complete=data.get("verification_uri_complete"),
+            expires_in=float(data.get("expires_in", 600)),
+            interval=max(1.0, float(data.get("interval", 5))),
+        )
+    except (KeyError, TypeError, ValueError) as e:
+        raise OAuthError(f"the device authorization answer of {url} is incomplete ({e})") from None
+
+
+def poll_device(
+    meta: ServerMetadata,
+    code: DeviceCode,
+    client_id: str,
+    client_secret: str | None,
+    timeout: float,
+    wait: float,
+) -> TokenSet:
+    """Ask the token endpoint every `interval` seconds until the user approved (or refused,
+    or the code expired, or `wait` seconds passed)."""
+    deadline = time.monotonic() + min(wait, code.expires_in)
+    interval = code.interval
+    form = {"grant_type": DEVICE_GRANT, "device_code": code.device_code, "resource": meta.resource}
+    while True:
+        try:
+            data = _token_call(meta.token_endpoint, form, client_id, client_secret, timeout)
+            return _tokens(data, meta.token_endpoint, client_id, client_secret, meta.resource)
+        except OAuthError as e:
+            if e.error == "slow_down":
+                interval += 5.0
+            elif e.error != "authorization_pending":
+                raise
+        if time.monotonic() + interval > deadline:
+            raise OAuthError(f"the code was not approved within {min(wait, code.expires_in):g} s")
+        time.sleep(interval)
