@@ -58,6 +58,13 @@ def gw(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
                 env={"MANIFOLD_TEST_MARK": MARK, "TEAM_TOKEN": "${tenant.team_token}"},
                 catalog_tenant="red",
             ),
+            "slow": stdio_upstream(
+                "env_server.py",
+                env={"MANIFOLD_TEST_MARK": MARK, "TEAM_TOKEN": "${tenant.team_token}"},
+                catalog_tenant="red",
+                timeout=1,
+                restart_after_timeouts=1,
+            ),
         },
         auth={
             "keys": [
@@ -122,3 +129,14 @@ async def test_sessions_per_tenant_are_capped(gw: str) -> None:
     async with asyncio.timeout(60), client(gw, "red") as c:  # the catalog tenant still calls
         seen = json.loads(text(await c.call_tool("hdr__seen_headers", {})))
         assert seen["x-team-token"] == TOKENS["red"]
+
+
+async def test_a_wedged_tenant_session_is_replaced(gw: str) -> None:
+    async with asyncio.timeout(60), client(gw, "blue") as c:
+        first = text(await c.call_tool("slow__pid", {}))
+        with pytest.raises(MCPError, match="did not answer"):
+            await c.call_tool("slow__sleep", {"seconds": 5})
+        # restart_after_timeouts 1: that tenant's process was retired; the next call starts one.
+        second = text(await c.call_tool("slow__pid", {}))
+        assert second != first
+        assert text(await c.call_tool("slow__env", {"name": "TEAM_TOKEN"})) == TOKENS["blue"]

@@ -1,8 +1,10 @@
 """A stdio MCP server (official SDK) that tells what it was started with: `env(name)` returns
-the value of an environment variable ("" when unset), `pid()` its process id."""
+the value of an environment variable ("" when unset), `pid()` its process id; `sleep(s)`
+answers after s seconds."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 
 from mcp.server.mcpserver import MCPServer
@@ -20,6 +22,13 @@ def env(name: str) -> str:
 def pid() -> int:
     """This server's process id."""
     return os.getpid()
+
+
+@mcp.tool()
+async def sleep(seconds: float) -> str:
+    """Answer after `seconds` (a call that outlives its timeout)."""
+    await asyncio.sleep(seconds)
+    return "slept"
 
 
 if __name__ == "__main__":

@@ -374,6 +374,12 @@ class Upstream:
         for key, s in list(self._clients.items()):
             if s is session:
                 self.release(key)  # its client's next call starts a fresh one
+        for key, s in list(self._tenants.items()):
+            if s is session:  # its tenant's next call starts a fresh one
+                del self._tenants[key]
+                task = asyncio.ensure_future(s.close())
+                self._closing.add(task)
+                task.add_done_callback(self._closing.discard)
 
     async def _client_session(self, key: str) -> UpstreamSession:
         s = self._clients.get(key)
