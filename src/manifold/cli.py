@@ -842,6 +842,40 @@ def auth_login(
     click.echo(f"logged in to {upstream}{who} ({refresh}{when}); tokens kept in {store.path}")
 
 
+@auth_group.command("status")
+@config_option
+def auth_status(config: str) -> None:
+    """The stored upstream logins: who, until when, whether they can be refreshed (never the
+    tokens themselves)."""
+    import time
+
+    from manifold.credentials.tokenstore import TokenStore, TokenStoreError
+
+    cfg = _load(config, False)
+    try:
+        store = TokenStore.open(cfg)
+    except (ConfigError, TokenStoreError) as e:
+        raise UserError(f"{config}: {e}") from None
+    rows = []
+    try:
+        for upstream, tenant in store.entries():
+            t = store.get(upstream, tenant)
+            if t is None:
+                continue
+            left = t.expires_in(time.time())
+            expiry = "-" if left is None else ("expired" if left <= 0 else f"in {left:.0f} s")
+            refresh = "yes" if t.refresh_token else "no"
+            rows.append([upstream, tenant or "-", expiry, refresh])
+    except TokenStoreError as e:
+        raise UserError(f"{config}: {e}") from None
+    finally:
+        store.close()
+    if not rows:
+        click.echo(f"no upstream logins in {store.path}")
+        return
+    _print_rows(["upstream", "tenant", "access token expires", "refresh token"], rows)
+
+
 @auth_group.command("logout")
 @click.argument("upstream")
 @config_option

@@ -105,6 +105,11 @@ def login(config: Path, log: Path, *extra: str) -> str:
     return log.read_text()
 
 
+def auth_status(config: Path) -> subprocess.CompletedProcess[str]:
+    cmd = [MANIFOLD, "auth", "status", "-c", str(config)]
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=30)
+
+
 def client(url: str, key: str = API_KEY) -> Client:
     http = httpx2.AsyncClient(headers={"Authorization": f"Bearer {key}"}, timeout=30)
     return Client(streamable_http_client(url, http_client=http), cache=None)
@@ -127,6 +132,11 @@ async def test_login_call_refresh_and_revocation(tmp_path: Path, server: str) ->
     config = gateway_config(tmp_path, server)
     out = login(config, tmp_path / "login.log")
     assert "logged in to prot (with a refresh token" in out
+    status = await asyncio.to_thread(auth_status, config)
+    assert status.returncode == 0, status.stderr
+    assert re.search(r"^prot\t-\tin \d+ s\tyes$", status.stdout, re.M), status.stdout
+    for tok in as_state(server)["issued"]["access"] + as_state(server)["issued"]["refresh"]:
+        assert tok not in status.stdout
     with gateway_http(config, tmp_path / "gw.log") as url:
         async with asyncio.timeout(60), client(url) as c:
             first = await whoami(c)
