@@ -778,7 +778,7 @@ def honeytoken_new(kind: str, name: str | None) -> None:
 
 @main.group("auth")
 def auth_group() -> None:
-    """Inbound authentication of the HTTP front (docs/auth.md)."""
+    """Inbound authentication of the HTTP front, and logins to upstreams (docs/auth.md)."""
 
 
 @auth_group.command("hash-key")
@@ -798,6 +798,110 @@ def auth_hash_key(generate: bool) -> None:
         if not key:
             raise UserError("no key on stdin (or pass --generate)")
     click.echo(f"sha256: {hashlib.sha256(key.encode()).hexdigest()}")
+
+
+@auth_group.command("login")
+@click.argument("upstream")
+@config_option
+@click.option("--tenant", default="", help="Log in as this tenant (oauth.per_tenant).")
+@click.option("--no-browser", is_flag=True, help="Only print the URL to open.")
+@click.option(
+    "--device", is_flag=True, help="The device flow: a code to enter on any device (RFC 8628)."
+)
+@click.option("--wait", default=300.0, show_default=True, help="Seconds to wait for the browser.")
+def auth_login(
+    upstream: str, config: str, tenant: str, no_browser: bool, device: bool, wait: float
+) -> None:
+    """Log in to an upstream that requires OAuth; its tokens are stored encrypted."""
+    from manifold.credentials.login import LoginError, login
+    from manifold.credentials.tokenstore import TokenStore, TokenStoreError
+
+    cfg = _load(config, False)
+    up = cfg.upstreams.get(upstream)
+    if up is None:
+        raise UserError(f"{config}: no upstream named {upstream!r}")
+    if up.oauth is None:
+        raise UserError(f"{config}: upstreams.{upstream}.oauth is not set")
+    if tenant and not up.oauth.per_tenant:
+        raise UserError(f"{config}: --tenant needs upstreams.{upstream}.oauth.per_tenant: true")
+    try:
+        store = TokenStore.open(cfg)
+    except (ConfigError, TokenStoreError) as e:
+        raise UserError(f"{config}: {e}") from None
+    try:
+        tokens = login(
+            upstream,
+            up,
+            store,
+            tenant=tenant,
+            browser=not no_browser,
+            device=device,
+            wait=wait,
+            say=lambda text: click.echo(text, err=True),
+        )
+    except LoginError as e:
+        raise UserError(str(e)) from None
+    finally:
+        store.close()
+    left = tokens.expires_in()
+    when = f", the access token expires in {left:.0f} s" if left is not None else ""
+    refresh = "with a refresh token" if tokens.refresh_token else "without a refresh token"
+    who = f" as tenant {tenant}" if tenant else ""
+    click.echo(f"logged in to {upstream}{who} ({refresh}{when}); tokens kept in {store.path}")
+
+
+@auth_group.command("status")
+@config_option
+def auth_status(config: str) -> None:
+    """The stored upstream logins: who, until when, whether they can be refreshed (never the
+    tokens themselves)."""
+    import time
+
+    from manifold.credentials.tokenstore import TokenStore, TokenStoreError
+
+    cfg = _load(config, False)
+    try:
+        store = TokenStore.open(cfg)
+    except (ConfigError, TokenStoreError) as e:
+        raise UserError(f"{config}: {e}") from None
+    rows = []
+    try:
+        for upstream, tenant in store.entries():
+            t = store.get(upstream, tenant)
+            if t is None:
+                continue
+            left = t.expires_in(time.time())
+            expiry = "-" if left is None else ("expired" if left <= 0 else f"in {left:.0f} s")
+            refresh = "yes" if t.refresh_token else "no"
+            rows.append([upstream, tenant or "-", expiry, refresh])
+    except TokenStoreError as e:
+        raise UserError(f"{config}: {e}") from None
+    finally:
+        store.close()
+    if not rows:
+        click.echo(f"no upstream logins in {store.path}")
+        return
+    _print_rows(["upstream", "tenant", "access token expires", "refresh token"], rows)
+
+
+@auth_group.command("logout")
+@click.argument("upstream")
+@config_option
+@click.option("--tenant", default="", help="The tenant's tokens (oauth.per_tenant).")
+def auth_logout(upstream: str, config: str, tenant: str) -> None:
+    """Forget the stored tokens of an upstream."""
+    from manifold.credentials.tokenstore import TokenStore, TokenStoreError
+
+    cfg = _load(config, False)
+    try:
+        store = TokenStore.open(cfg)
+    except (ConfigError, TokenStoreError) as e:
+        raise UserError(f"{config}: {e}") from None
+    try:
+        gone = store.delete(upstream, tenant)
+    finally:
+        store.close()
+    click.echo(f"{upstream}: tokens forgotten" if gone else f"{upstream}: no tokens stored")
 
 
 @main.group()

@@ -22,6 +22,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from manifold.protocol.schema import MAX_DEPTH, MAX_NODES
 
 UPSTREAM_NAME_RE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+# A per-tenant value in an upstream's headers or env (credentials/tenant.py).
+TENANT_TEMPLATE_RE = re.compile(r"\$\{tenant\.([A-Za-z_][A-Za-z0-9_]*)\}")
 _ENV_RE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-(.*?))?\}")
 
 # What a stdio child inherits from the gateway's own environment unless told otherwise: enough
@@ -54,6 +56,28 @@ class ReplicaEndpoint(_Strict):
     headers: dict[str, str] | None = None
 
 
+class UpstreamOAuthConfig(_Strict):
+    """The gateway as an OAuth 2.1 client of an HTTP upstream that requires it (docs/auth.md,
+    "Credentials to upstream servers"): `manifold auth login <upstream>` gets the tokens."""
+
+    # A client registered with the authorization server beforehand; unset: dynamic client
+    # registration (RFC 7591) at each login.
+    client_id: str | None = None
+    client_secret: str | None = None
+    scopes: list[str] = Field(default_factory=list)
+    # The authorization server's issuer URL; unset: discovered from the upstream's
+    # protected-resource metadata (RFC 9728).
+    authorization_server: str | None = None
+    # An access token is refreshed this many seconds before it expires (and on a 401).
+    refresh_margin: float = Field(default=60.0, ge=0)
+    # Each call to the authorization server (discovery, registration, token) is bounded.
+    timeout: float = Field(default=10.0, gt=0)
+    # Each tenant logs in as itself (`manifold auth login <upstream> --tenant <t>`) and calls
+    # with its own token, in a session of its own; the catalog is read with `catalog_tenant`'s
+    # login, or the login without --tenant.
+    per_tenant: bool = False
+
+
 class UpstreamConfig(_Strict):
     """One MCP server behind the gateway."""
 
@@ -67,6 +91,13 @@ class UpstreamConfig(_Strict):
     url: str | None = None
     transport: Literal["stdio", "streamable-http", "sse"] | None = None
     headers: dict[str, str] = Field(default_factory=dict)
+    # HTTP: an OAuth 2.1 client of this upstream (streamable HTTP only); unset: no OAuth
+    oauth: UpstreamOAuthConfig | None = None
+    # Per-tenant credentials (`${tenant.NAME}` in headers or env, or oauth.per_tenant): each
+    # tenant gets a session (a stdio process) of its own, at most max_tenants at once; the
+    # catalog is read as catalog_tenant (default: tenants.default).
+    catalog_tenant: str | None = None
+    max_tenants: int = Field(default=16, ge=1, le=10_000)
     # HTTP: the largest SSE event (one message) accepted; a larger one is refused
     max_event_bytes: int = Field(default=32 * 1024 * 1024, ge=1024)
     # behaviour
@@ -128,6 +159,15 @@ class UpstreamConfig(_Strict):
                 )
             if r.url and not re.match(r"^https?://", r.url):
                 raise ValueError(f"replicas[{i}].url must start with http:// or https://")
+        if self.oauth is not None and self.kind != "streamable-http":
+            raise ValueError("'oauth' needs a streamable HTTP upstream ('url')")
+        if self.oauth is not None and any(k.lower() == "authorization" for k in self.headers):
+            raise ValueError("give either 'oauth' or an Authorization header, not both")
+        if self.tenant_credentials and self.isolation == "per_client":
+            raise ValueError(
+                "per-tenant credentials give each tenant its own session: "
+                "'isolation: per_client' cannot be combined with them"
+            )
         return self
 
     def replica_configs(self, name: str) -> list[tuple[str, UpstreamConfig]]:
@@ -141,6 +181,16 @@ class UpstreamConfig(_Strict):
             (f"{name}#{i}", self.model_copy(update={**r.model_dump(exclude_unset=True), **plain}))
             for i, r in enumerate(self.replicas, start=2)
         ]
+
+    @property
+    def tenant_credentials(self) -> set[str]:
+        """The `${tenant.NAME}` names of headers and env (oauth.per_tenant adds "")."""
+        names: set[str] = set()
+        for v in (*self.headers.values(), *self.env.values()):
+            names.update(TENANT_TEMPLATE_RE.findall(v))
+        if self.oauth is not None and self.oauth.per_tenant:
+            names.add("")
+        return names
 
     @property
     def kind(self) -> Literal["stdio", "streamable-http", "sse"]:
@@ -682,6 +732,16 @@ class StateConfig(_Strict):
     secret: str | None = Field(default=None, min_length=16)
 
 
+class CredentialsConfig(_Strict):
+    """Where the OAuth tokens of upstreams are kept, encrypted (docs/auth.md)."""
+
+    # The token store (SQLite, each record encrypted); unset: tokens.db next to state.path.
+    path: str | None = None
+    # The key file, created (mode 0600) on first use unless MANIFOLD_TOKEN_KEY is set;
+    # unset: token.key next to the token store.
+    key_file: str | None = None
+
+
 class MrtrConfig(_Strict):
     """Calls that wait for a modern client's input (`input_required`, `requestState`)."""
 
@@ -811,6 +871,9 @@ class TenantProfile(_Strict):
     exposure: ExposureMode | None = None  # this tenant's mode (default: the exposure config's)
     # Policy rules of this tenant, read by the policy engine (which matches the principal).
     policy: list[dict[str, Any]] = Field(default_factory=list)
+    # Values for `${tenant.NAME}` in upstreams' headers and env (usually "${ENV_VAR}"): this
+    # tenant's own credentials to those upstreams.
+    credentials: dict[str, str] = Field(default_factory=dict)
 
     @field_validator("rename")
     @classmethod
@@ -881,6 +944,7 @@ class GatewayConfig(_Strict):
     response: ResponseConfig = Field(default_factory=ResponseConfig)
     state: StateConfig = Field(default_factory=StateConfig)
     mrtr: MrtrConfig = Field(default_factory=MrtrConfig)
+    credentials: CredentialsConfig = Field(default_factory=CredentialsConfig)
     stdio: StdioConfig = Field(default_factory=StdioConfig)
     security: SecurityConfig = Field(default_factory=SecurityConfig)
     search: SearchConfig = Field(default_factory=SearchConfig)
@@ -908,6 +972,34 @@ class GatewayConfig(_Strict):
             if not re.fullmatch(r"[A-Za-z_][\w.]*:[A-Za-z_]\w*", spec):
                 raise ValueError(f"{spec!r} must name a factory as 'package.module:Name'")
         return v
+
+    @model_validator(mode="after")
+    def _tenant_credentials_ok(self) -> GatewayConfig:
+        """A per-tenant upstream needs tenants, and a tenant to read its catalog as."""
+        for name, u in self.upstreams.items():
+            names = u.tenant_credentials
+            if not names:
+                continue
+            where = f"upstreams.{name}"
+            if self.tenants is None:
+                raise ValueError(f"{where}: per-tenant credentials need 'tenants' configured")
+            catalog = u.catalog_tenant or self.tenants.default
+            if u.catalog_tenant is not None and u.catalog_tenant not in self.tenants.profiles:
+                raise ValueError(f"{where}.catalog_tenant: {u.catalog_tenant!r} is not a profile")
+            templates = names - {""}
+            if templates and catalog is None:
+                raise ValueError(
+                    f"{where}.catalog_tenant: its catalog is read as one tenant: name it "
+                    "(or set tenants.default)"
+                )
+            if catalog is not None:
+                have = self.tenants.profiles[catalog].credentials
+                for n in sorted(templates - set(have)):
+                    raise ValueError(
+                        f"tenants.profiles.{catalog}.credentials.{n}: needed by {where} "
+                        "(its catalog is read as this tenant)"
+                    )
+        return self
 
     @field_validator("upstreams")
     @classmethod

@@ -66,6 +66,8 @@ class Gateway:
             for name, cfg in config.enabled_upstreams.items()
             for rname, rcfg in cfg.replica_configs(name)
         }
+        if any(u.oauth or u.tenant_credentials for u in config.enabled_upstreams.values()):
+            self._credentials(config)
         self.face = ServerFace(config, self.upstreams, __version__)
         self.exposure = Exposure(config.exposure, exposure_override)
         self.state = open_state(config)
@@ -145,6 +147,26 @@ class Gateway:
         for addon in self.hooks.addons:  # addons that keep something (the audit log) flush it
             if callable(close := getattr(addon, "close", None)):
                 await asyncio.to_thread(close)
+
+    def _credentials(self, config: GatewayConfig) -> None:
+        """Credentials to upstream servers: OAuth tokens, per-tenant values. Imported only when
+        an upstream has them."""
+        from manifold.credentials.upstreams import UpstreamCredentials
+
+        creds = UpstreamCredentials(config, self._upstream_auth_failed)
+        for name, up in self.upstreams.items():
+            up.auth = creds.shared_auth(name)
+            up.shared_cfg = creds.shared_config(name)
+            up.for_tenant = creds.opener(name)
+
+    def _upstream_auth_failed(self, upstream: str, tenant: str, why: str) -> None:
+        """An upstream's OAuth token cannot be had (refresh refused, never logged in)."""
+        from manifold.security.alerts import audit_event
+
+        fields = {"mechanism": "credentials", "upstream": upstream, "detail": why}
+        if tenant:
+            fields["tenant"] = tenant
+        audit_event(self, "upstream_auth_failed", fields)
 
     def spawn(self, coro: Any) -> asyncio.Task[Any]:
         task: asyncio.Task[Any] = asyncio.ensure_future(coro)

@@ -55,4 +55,5 @@ class Router:
             client_caps=ctx.client_caps,
             headers=headers,
             client_key=ctx.session_key,
+            tenant=ctx.principal,
         )

@@ -14,17 +14,26 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from typing import Protocol
 
 from manifold.protocol import jsonrpc as rpc
 from manifold.protocol.eras import MODERN_VERSION, Era
 from manifold.protocol.headers import encode_value
-from manifold.upstream.httpclient import HttpClientError, HttpPool, status_hint
+from manifold.upstream.httpclient import HttpClientError, HttpPool, Response, status_hint
 from manifold.upstream.sse_parse import DEFAULT_MAX_EVENT, SseEvent, iter_sse, refuse
 from manifold.upstream.transport import CloseHandler, FrameHandler, TransportClosed
 
 log = logging.getLogger("manifold.upstream.http")
 
 _NAMED = ("tools/call", "resources/read", "prompts/get")
+
+
+class AuthProvider(Protocol):
+    """Credentials put on each request (`credentials/provider.py`); both raise `rpc.RpcError`
+    when there is no usable token, which answers the request."""
+
+    async def header(self) -> str: ...
+    async def after_401(self, sent: str) -> str: ...
 
 
 class HttpTransport:
@@ -35,9 +44,11 @@ class HttpTransport:
         headers: dict[str, str],
         timeout: float,
         max_event: int = DEFAULT_MAX_EVENT,
+        auth: AuthProvider | None = None,
     ) -> None:
         self.name = name
         self.max_event = max_event
+        self.auth = auth  # None: the configured headers alone
         self.url = url
         self.headers = {
             **headers,
@@ -103,7 +114,10 @@ class HttpTransport:
     ) -> None:
         resp = None
         try:
-            resp = await self._pool.request("POST", headers, frame)
+            if self.auth is not None:
+                resp = await self._authorized("POST", headers, frame)
+            else:
+                resp = await self._pool.request("POST", headers, frame)
             if method == "initialize" and "mcp-session-id" in resp.headers:
                 self._session_id = resp.headers["mcp-session-id"]
             status = resp.status
@@ -135,11 +149,31 @@ class HttpTransport:
             raise
         except (HttpClientError, OSError) as e:
             self._fail(rid, 0, str(e))
+        except rpc.RpcError as e:  # no usable credentials: the provider says what to do
+            if rid is None:
+                log.warning("upstream %s: %s", self.name, e.message)
+            else:
+                self.on_frame(rpc.encode_error(rid, e.code, e.message, e.data), rid)
         finally:
             if resp is not None:
                 resp.release()
             if rid is not None:
                 self._posts.pop(rid, None)
+
+    async def _authorized(
+        self, verb: str, headers: dict[str, str], body: bytes | None = None
+    ) -> Response:
+        """A request with the provider's token; on a 401, once more with a refreshed one
+        (the server refused it before acting on it, so the retry is safe)."""
+        assert self.auth is not None
+        sent = await self.auth.header()
+        resp = await self._pool.request(verb, {**headers, "Authorization": sent}, body)
+        if resp.status != 401:
+            return resp
+        await resp.read()
+        resp.release()
+        fresh = await self.auth.after_401(sent)
+        return await self._pool.request(verb, {**headers, "Authorization": fresh}, body)
 
     def _fail(self, rid: int | None, status: int, detail: str, body: bytes = b"") -> None:
         if rid is None:
@@ -181,7 +215,10 @@ class HttpTransport:
             try:
                 headers = {k: v for k, v in self.headers.items() if k != "Content-Type"}
                 headers["Accept"] = "text/event-stream"
-                resp = await self._pool.request("GET", headers)
+                if self.auth is not None:
+                    resp = await self._authorized("GET", headers)
+                else:
+                    resp = await self._pool.request("GET", headers)
                 if resp.status >= 300:
                     await resp.read()
                     return  # the server offers no standalone stream (405) or refuses it
@@ -195,6 +232,8 @@ class HttpTransport:
                 return
             except (HttpClientError, OSError):
                 pass
+            except rpc.RpcError as e:
+                log.warning("upstream %s: standalone stream: %s", self.name, e.message)
             finally:
                 if resp is not None:
                     resp.release()
@@ -213,9 +252,12 @@ class HttpTransport:
         for t in list(self._tasks):
             t.cancel()
         if self._session_id and self._era is Era.LEGACY:
-            with contextlib.suppress(HttpClientError, OSError, TimeoutError):
+            with contextlib.suppress(HttpClientError, OSError, TimeoutError, rpc.RpcError):
                 async with asyncio.timeout(2):
-                    resp = await self._pool.request("DELETE", self.headers)
+                    if self.auth is not None:
+                        resp = await self._authorized("DELETE", self.headers)
+                    else:
+                        resp = await self._pool.request("DELETE", self.headers)
                     await resp.read()
                     resp.release()
         self._pool.close()

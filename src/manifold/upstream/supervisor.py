@@ -22,7 +22,7 @@ import logging
 import random
 import time
 from collections.abc import Callable, Collection
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from manifold.config import UpstreamConfig
 from manifold.protocol import jsonrpc as rpc
@@ -33,10 +33,17 @@ from manifold.upstream.slots import Slots
 from manifold.upstream.stdio import StdioTransport, child_environment
 from manifold.upstream.transport import Transport, TransportClosed
 
+if TYPE_CHECKING:
+    from manifold.upstream.http import AuthProvider
+
+    # Per-tenant credentials (`credentials/upstreams.py`): a principal -> its session key ("":
+    # the shared session), the config and the auth provider that session opens with.
+    TenantOpener = Callable[[str], tuple[str, UpstreamConfig, AuthProvider | None]]
+
 log = logging.getLogger("manifold.upstream")
 
 
-def make_transport(name: str, cfg: UpstreamConfig) -> Transport:
+def make_transport(name: str, cfg: UpstreamConfig, auth: AuthProvider | None = None) -> Transport:
     kind = cfg.kind
     if kind == "stdio":
         assert cfg.command is not None
@@ -61,7 +68,9 @@ def make_transport(name: str, cfg: UpstreamConfig) -> Transport:
         return SseTransport(
             name, cfg.url, dict(cfg.headers), cfg.connect_timeout, cfg.max_event_bytes
         )
-    return HttpTransport(name, cfg.url, dict(cfg.headers), cfg.connect_timeout, cfg.max_event_bytes)
+    return HttpTransport(
+        name, cfg.url, dict(cfg.headers), cfg.connect_timeout, cfg.max_event_bytes, auth
+    )
 
 
 class Upstream:
@@ -72,9 +81,19 @@ class Upstream:
         events: SessionEvents,
         on_ready: Callable[[str], None],
         client_info: dict[str, Any],
+        auth: AuthProvider | None = None,
+        for_tenant: TenantOpener | None = None,
+        shared_cfg: UpstreamConfig | None = None,
     ) -> None:
         self.name = name
         self.cfg = cfg
+        self.auth = auth  # OAuth credentials of an HTTP upstream (`credentials/`), or None
+        # Per-tenant credentials: a session per tenant (`_tenant_session`); the shared one
+        # opens with `shared_cfg` (the catalog tenant's values).
+        self.for_tenant = for_tenant
+        self.shared_cfg = shared_cfg or cfg
+        self._tenants: dict[str, UpstreamSession] = {}
+        self._tenant_starts: dict[str, asyncio.Task[UpstreamSession]] = {}
         self.events = events
         self.on_ready = on_ready
         self.client_info = client_info
@@ -136,7 +155,7 @@ class Upstream:
     async def _start(self) -> UpstreamSession:
         self.state = "starting"
         session = UpstreamSession(
-            self.name, make_transport(self.name, self.cfg), self, self.client_info
+            self.name, make_transport(self.name, self.shared_cfg, self.auth), self, self.client_info
         )
         try:
             await session.open(self.cfg.connect_timeout)
@@ -278,12 +297,15 @@ class Upstream:
         client_caps: dict[str, Any] | None = None,
         headers: dict[str, str] | None = None,
         client_key: str = "",
+        tenant: str = "",
     ) -> rpc.Incoming:
         """One request under this upstream's concurrency cap and timeout.
 
         With `isolation: per_client`, a client session (`client_key`) gets a server process
         (or HTTP session) of its own, so the server's state and its requests to the client
-        belong to that client alone; stateless requests (no key) use the shared session."""
+        belong to that client alone; stateless requests (no key) use the shared session.
+        With per-tenant credentials, a tenant (`tenant`, the principal) gets a session of its
+        own, opened with its credentials."""
         t = self.cfg.timeout if timeout is None else timeout
         slots = self.slots
         left = t
@@ -301,7 +323,9 @@ class Upstream:
             left = t - (time.monotonic() - queued_at)
         session: UpstreamSession | None = None
         try:
-            if client_key and self.cfg.isolation == "per_client":
+            if tenant and self.for_tenant is not None:
+                session = await self._tenant_session(tenant)
+            elif client_key and self.cfg.isolation == "per_client":
                 session = await self._client_session(client_key)
             else:
                 s = self.session
@@ -350,6 +374,12 @@ class Upstream:
         for key, s in list(self._clients.items()):
             if s is session:
                 self.release(key)  # its client's next call starts a fresh one
+        for key, s in list(self._tenants.items()):
+            if s is session:  # its tenant's next call starts a fresh one
+                del self._tenants[key]
+                task = asyncio.ensure_future(s.close())
+                self._closing.add(task)
+                task.add_done_callback(self._closing.discard)
 
     async def _client_session(self, key: str) -> UpstreamSession:
         s = self._clients.get(key)
@@ -376,7 +406,7 @@ class Upstream:
     async def _open_client(self, key: str) -> UpstreamSession:
         events = _ClientEvents(self, key)
         session = UpstreamSession(
-            self.name, make_transport(self.name, self.cfg), events, self.client_info
+            self.name, make_transport(self.name, self.cfg, self.auth), events, self.client_info
         )
         try:
             await session.open(self.cfg.connect_timeout)
@@ -388,6 +418,50 @@ class Upstream:
         log.info("upstream %s: started a session for client %s", self.name, key[:8])
         return session
 
+    async def _tenant_session(self, principal: str) -> UpstreamSession:
+        assert self.for_tenant is not None
+        key, cfg, auth = self.for_tenant(principal)
+        if not key:
+            s = self.session
+            return s if s is not None and s.alive else await self.ensure()
+        s = self._tenants.get(key)
+        if s is not None and s.alive:
+            return s
+        pending = self._tenant_starts.get(key)
+        if pending is None:
+            if len(self._tenants) >= self.cfg.max_tenants:
+                raise errors.busy(
+                    self.name,
+                    f"upstream {self.name!r} already runs sessions for {self.cfg.max_tenants} "
+                    "tenants (max_tenants)",
+                )
+            pending = asyncio.ensure_future(self._open_tenant(key, cfg, auth))
+            self._tenant_starts[key] = pending
+            pending.add_done_callback(lambda _t: self._tenant_starts.pop(key, None))
+        try:
+            return await asyncio.shield(pending)
+        except (TransportClosed, TimeoutError) as e:
+            raise errors.unavailable(self.name, f"upstream {self.name!r}: {e}") from None
+
+    async def _open_tenant(
+        self, key: str, cfg: UpstreamConfig, auth: AuthProvider | None
+    ) -> UpstreamSession:
+        session = UpstreamSession(
+            self.name,
+            make_transport(self.name, cfg, auth),
+            _ClientEvents(self, key, self._tenants),
+            self.client_info,
+        )
+        try:
+            await session.open(self.cfg.connect_timeout)
+        except BaseException:
+            with contextlib.suppress(Exception):
+                await session.close()
+            raise
+        self._tenants[key] = session
+        log.info("upstream %s: started a session for tenant %s", self.name, key)
+        return session
+
     def release(self, key: str) -> None:
         """The client is gone: end its own session of this upstream, if it has one."""
         s = self._clients.pop(key, None)
@@ -397,10 +471,15 @@ class Upstream:
             task.add_done_callback(self._closing.discard)
 
     async def stop(self) -> None:
-        for t in list(self._client_starts.values()):
+        for t in [*self._client_starts.values(), *self._tenant_starts.values()]:
             t.cancel()
         for key in list(self._clients):
             self.release(key)
+        for key in list(self._tenants):
+            s = self._tenants.pop(key)
+            task = asyncio.ensure_future(s.close())
+            self._closing.add(task)
+            task.add_done_callback(self._closing.discard)
         self._stopping = True
         if self._closing:
             await asyncio.gather(*self._closing, return_exceptions=True)
@@ -420,9 +499,12 @@ class Upstream:
 class _ClientEvents:
     """A client's own session reports to the upstream, except its end: that is the client's."""
 
-    def __init__(self, upstream: Upstream, key: str) -> None:
+    def __init__(
+        self, upstream: Upstream, key: str, table: dict[str, UpstreamSession] | None = None
+    ) -> None:
         self.upstream = upstream
         self.key = key
+        self.table = upstream._clients if table is None else table  # where the session is kept
 
     def on_list_changed(self, upstream: str, kind: str) -> None:
         pass  # the shared session's lists are the catalog's; a client's copy changes with them
@@ -435,6 +517,6 @@ class _ClientEvents:
 
     def on_closed(self, upstream: str, why: str) -> None:
         # The next call of this client starts a fresh one.
-        if self.upstream._clients.get(self.key) is not None:
-            self.upstream._clients.pop(self.key, None)
+        if self.table.get(self.key) is not None:
+            self.table.pop(self.key, None)
         log.warning("upstream %s: the session of client %s ended: %s", upstream, self.key[:8], why)
