@@ -81,6 +81,12 @@ def build_addons(gw: Gateway, extra: Sequence[object] = ()) -> list[object]:
             addon = module.build(gw)
             if addon is not None:
                 chain.append(addon)
+    # Tool overrides: inside the protection layer (it sees the tools as clients do), before the
+    # resilience addons; imported only when some upstream has overrides.
+    if any(u.overrides for u in gw.config.enabled_upstreams.values()):
+        from manifold.middleware import overrides
+
+        chain.append(overrides.build(gw))
     chain.append(CallAddon(raw_meter, "raw_meter"))
     return chain
 

@@ -78,6 +78,9 @@ class Catalog:
         self.template_owner: dict[str, str] = {}
         self._template_matchers: list[tuple[re.Pattern[str], str]] = []
         self._scheme_owner: dict[str, str] = {}
+        # upstream -> shown name -> the upstream's own name, for tools a `catalog` hook renamed
+        # (tool overrides): the filters apply to the upstream's own names.
+        self.original_names: dict[str, dict[str, str]] = {}
 
     # ----------------------------------------------------------------- updates
 
@@ -92,8 +95,10 @@ class Catalog:
             return
         if kind == "tools":
             kept = []
+            own = self.original_names.get(upstream) or {}
             for t in items:
-                if not isinstance(t.get("name"), str) or not self.allowed(upstream, t["name"]):
+                name = t.get("name")
+                if not isinstance(name, str) or not self.allowed(upstream, own.get(name, name)):
                     continue
                 bad = invalid_annotation(t.get("inputSchema"))
                 if bad is not None:
@@ -104,6 +109,19 @@ class Catalog:
             items = kept
         self._per[upstream].items[kind] = items
         self._rebuild(kind)
+
+    def reconfigure(self, config: GatewayConfig) -> set[str]:
+        """A reloaded config: the new upstream order; the lists of upstreams that are gone are
+        dropped, new ones start empty. Returns the kinds whose merged list changed."""
+        before = {k: self.items(k) for k in KINDS}
+        self.config = config
+        self.order = list(config.enabled_upstreams)
+        self._per = {n: self._per.get(n) or _UpstreamLists() for n in self.order}
+        for gone in [n for n in self.original_names if n not in self._per]:
+            del self.original_names[gone]  # in place: the overrides addon holds this dict
+        for kind in KINDS:
+            self._rebuild(kind)
+        return {k for k in KINDS if self.items(k) != before[k]}
 
     def clear(self, upstream: str) -> None:
         if upstream in self._per:

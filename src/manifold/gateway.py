@@ -11,7 +11,7 @@ import asyncio
 import gc
 import logging
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from manifold import __version__
 from manifold.addons import as_addons, build_addons
@@ -31,7 +31,10 @@ from manifold.protocol import jsonrpc as rpc
 from manifold.protocol.eras import Era
 from manifold.router import Router
 from manifold.state import ResultPages, open_state
-from manifold.upstream.supervisor import Upstream
+from manifold.upstream.supervisor import ProcessBudget, Upstream
+
+if TYPE_CHECKING:
+    from manifold.reload import ConfigDiff
 
 log = logging.getLogger("manifold.gateway")
 
@@ -54,10 +57,10 @@ class Gateway:
         self.config = config
         self.client_info = {"name": "manifold", "version": __version__}
         self.catalog = Catalog(config)
-        self.upstreams: dict[str, Upstream] = {
-            name: Upstream(name, cfg, self, self._on_upstream_ready, self.client_info)
-            for name, cfg in config.enabled_upstreams.items()
-        }
+        self.upstreams: dict[str, Upstream] = {}
+        self.processes = ProcessBudget(config.max_processes, self.upstreams)
+        for name, cfg in config.enabled_upstreams.items():
+            self.upstreams[name] = self._make_upstream(name, cfg)
         self.face = ServerFace(config, self.upstreams, __version__)
         self.exposure = Exposure(config.exposure, exposure_override)
         self.state = open_state(config)
@@ -85,6 +88,10 @@ class Gateway:
         self.freeze_gc = False
         self._native_for: object = None
         self._native_tokens = 0
+        self._reload_lock = asyncio.Lock()
+
+    def _make_upstream(self, name: str, cfg: Any) -> Upstream:
+        return Upstream(name, cfg, self, self._on_upstream_ready, self.client_info, self.processes)
 
     # ----------------------------------------------------------------- lifecycle
 
@@ -164,7 +171,9 @@ class Gateway:
         self._refreshing[name] = asyncio.ensure_future(self._refresh(name, KINDS, initial=True))
 
     async def _refresh(self, name: str, kinds: Sequence[str], initial: bool = False) -> None:
-        up = self.upstreams[name]
+        up = self.upstreams.get(name)
+        if up is None:  # removed by a reload meanwhile
+            return
         session = up.session
         if session is None or session.description is None:
             return
@@ -204,6 +213,59 @@ class Gateway:
             if cursor is None:
                 break
         return items
+
+    # ----------------------------------------------------------------- hot reload
+
+    async def reload(self, new: GatewayConfig) -> ConfigDiff:
+        """Apply a new, already validated config: upstreams added, removed, restarted or retuned
+        (see `manifold.reload`); the unchanged ones, and their sessions, are not touched.
+        Clients are told about the lists that changed."""
+        from manifold.reload import diff_configs
+
+        async with self._reload_lock:
+            if self._stopping:
+                raise RuntimeError("the gateway is stopping")
+            diff = diff_configs(self.config, new)
+            for key in diff.needs_restart:
+                log.warning("config reload: %r changed: it applies after a restart", key)
+            if diff.empty:
+                log.info("config reload: no change to apply")
+                return diff
+            if "overrides" not in {type(a).__name__.lower() for a in self.hooks.addons} and any(
+                u.overrides for u in new.enabled_upstreams.values()
+            ):
+                log.warning("config reload: tool overrides were off at start: restart to apply")
+            self.config = self.config.model_copy(
+                update={"upstreams": new.upstreams, "max_processes": new.max_processes}
+            )
+            self.processes.limit = new.max_processes
+            # Per-client upstreams reclaim idle client sessions through the front end's hook.
+            reclaim = next((u.reclaim for u in self.upstreams.values() if u.reclaim), None)
+            going = [self.upstreams.pop(n) for n in (*diff.removed, *diff.changed)]
+            for up in going:
+                t = self._refreshing.pop(up.name, None)
+                if t is not None:
+                    t.cancel()
+            changed = self.catalog.reconfigure(self.config)
+            await asyncio.gather(*(u.stop() for u in going), return_exceptions=True)
+            enabled = self.config.enabled_upstreams
+            fresh = []
+            for name in (*diff.changed, *diff.added):
+                up = self._make_upstream(name, enabled[name])
+                if up.cfg.isolation == "per_client":
+                    up.reclaim = reclaim
+                self.upstreams[name] = up
+                fresh.append(up)
+            for name in diff.retuned:
+                self.upstreams[name].retune(enabled[name])
+                self.spawn(self._refresh(name, ("tools",)))
+            for kind in changed:
+                self.hub.list_changed("resources" if kind == "resourceTemplates" else kind)
+            for up in fresh:
+                if not up.cfg.lazy:
+                    self.spawn(self._start_one(up))
+            log.info("config reloaded: %s", diff.summary())
+            return diff
 
     # ----------------------------------------------------------------- SessionEvents
 
