@@ -121,7 +121,11 @@ class Gateway:
             await self._ready.wait()
 
     async def ensure_lazy(self) -> None:
-        lazy = [u for u in self.upstreams.values() if u.cfg.lazy and u.state == "stopped"]
+        lazy = [
+            u
+            for u in self.upstreams.values()
+            if u.cfg.lazy and u.state in ("stopped", "refused")  # refused: max_processes
+        ]
         if lazy:
             await asyncio.gather(*(self._start_one(u) for u in lazy))
 

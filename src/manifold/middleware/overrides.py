@@ -88,7 +88,9 @@ class Overrides:
             new = _rewrite(up, tool, o)
             shown = name
             if o.rename and o.rename != name:
-                if o.rename in names and o.rename not in overrides:
+                other = overrides.get(o.rename)
+                moved = other is not None and other.rename not in (None, o.rename)
+                if o.rename in names and not moved:  # a tool of that name stays
                     log.warning(
                         "upstream %s: cannot rename %r to %r: it has a tool of that name",
                         up,

@@ -196,6 +196,10 @@ class UpstreamSession:
         if hook is not None and self.description is not None:
             hook(self.description.era, self.description.protocol_version)
 
+    def retire(self, why: str) -> None:
+        """Out of service now (`alive` is False, no new request is sent); `close()` ends it."""
+        self._fail_all(why)
+
     async def close(self) -> None:
         self._fail_all("upstream session closed")
         if self._listen_task:

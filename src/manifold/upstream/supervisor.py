@@ -122,6 +122,7 @@ class Upstream:
         self._client_used: dict[str, float] = {}
         self._idle: asyncio.Task[None] | None = None
         self.idle_stops = 0
+        self._refused: rpc.RpcError | None = None  # the last start refused by max_processes
 
     def processes(self) -> int:
         """The stdio processes this upstream runs (or is starting) now."""
@@ -153,7 +154,11 @@ class Upstream:
             )
         if self._starting is None or self._starting.done():
             if self.budget is not None:
-                self.budget.check(self.name)
+                try:
+                    self.budget.check(self.name)
+                except rpc.RpcError as e:
+                    self.state, self.last_error, self._refused = "refused", e.message, e
+                    raise
             self._starting = asyncio.ensure_future(self._start())
         try:
             return await asyncio.shield(self._starting)
@@ -166,6 +171,8 @@ class Upstream:
 
     def unavailable(self, what: str) -> rpc.RpcError:
         """The error for a call that cannot reach this upstream now: why, and when it retries."""
+        if self.state == "refused" and self._refused is not None:
+            return rpc.RpcError(self._refused.code, self._refused.message, self._refused.data)
         retry = self.restarting_at - time.monotonic() if self.restarting_at else None
         why = f" ({self.last_error})" if self.last_error else ""
         when = f"; next start attempt in {max(0.0, retry):.1f} s" if retry is not None else ""
@@ -249,7 +256,7 @@ class Upstream:
                 )
                 self.state = "idle"
                 self.idle_stops += 1
-                self.session = None  # at once: the next call starts a fresh one
+                s.retire(f"stopped after {idle:g} s idle")  # at once: the next call starts one
                 self._close_later(s)  # closed by us: no restart follows
             for key, c in list(self._clients.items()):
                 used = self._client_used.get(key, 0.0)
