@@ -41,7 +41,7 @@ from bench.driver import HttpProc, RpcError, StdioConn
 REPO = Path(__file__).resolve().parent.parent
 CATALOG = REPO / "bench" / "data" / "leanproxy-catalog.json"
 UPSTREAMS = ("github", "jira", "slack", "garmin", "postgres")
-MEASURES = ("paced", "burst", "parallel", "blob", "http", "rss", "soak", "load")
+MEASURES = ("paced", "burst", "parallel", "blob", "http", "rss", "soak", "load", "restartsoak")
 MAX_IN_FLIGHT = 32
 BLOB_BYTES = 5 * 1024 * 1024
 MiB = 1024.0
@@ -779,6 +779,13 @@ async def measure_load(ctx: Ctx) -> None:
     )
 
 
+async def measure_restartsoak(ctx: Ctx) -> None:
+    """32 sessions calling, one upstream killed every 1,000 calls (bench/restart_soak.py)."""
+    from bench.restart_soak import measure
+
+    await measure(ctx)
+
+
 RUNNERS: dict[str, Callable[[Ctx], Awaitable[None]]] = {
     "paced": measure_paced,
     "burst": measure_burst,
@@ -788,6 +795,7 @@ RUNNERS: dict[str, Callable[[Ctx], Awaitable[None]]] = {
     "rss": measure_rss,
     "soak": measure_soak,
     "load": measure_load,
+    "restartsoak": measure_restartsoak,
 }
 
 

@@ -365,6 +365,10 @@ class UpstreamSession:
             self._pending.pop(rid, None)
             if pending.progress_token is not None:
                 self._progress.pop(rid, None)
+            # A failed future holds its exception, whose traceback holds this frame, which holds
+            # the future: a cycle only the collector frees (rarely, under the CLI's thresholds),
+            # so every call failed by a crash would stay in memory until then.
+            del fut, pending
 
     def _cancel_upstream(self, rid: int, reason: str) -> None:
         if self.transport.cancel(rid):
