@@ -13,11 +13,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import os
 import signal
 import time
-import urllib.request
 from typing import TYPE_CHECKING, Any
 
 from bench import driver
@@ -92,21 +90,22 @@ async def measure(ctx: Ctx) -> None:
             }
         )
 
-    health = gw.url.rsplit("/", 1)[0] + "/health"
-
-    def flappy_state() -> str:
-        with urllib.request.urlopen(health, timeout=5) as r:
-            return str(json.loads(r.read())["upstreams"]["flappy"])
+    probe = driver.HttpConn(gw.url, "legacy")
 
     async def kill_flappy() -> None:
-        """Wait (bounded) until flappy is back from the last kill, then kill it again; the
-        sessions wait meanwhile, so it restarts once per 1,000 calls however long that takes."""
+        """Wait (bounded) until flappy answers again after the last kill, then kill it again;
+        the sessions wait meanwhile, so it restarts once per 1,000 calls however long that
+        takes. (The probe's calls are not counted.)"""
         nonlocal kills
         deadline = time.monotonic() + 30
-        while await asyncio.to_thread(flappy_state) != "ready":
-            if time.monotonic() > deadline:
-                raise TimeoutError("flappy did not come back within 30 s")
-            await asyncio.sleep(0.05)
+        while True:
+            try:
+                await probe.request("tools/call", _echo("flappy", -1), timeout=10)
+                break
+            except RpcError:
+                if time.monotonic() > deadline:
+                    raise TimeoutError("flappy did not come back within 30 s") from None
+                await asyncio.sleep(0.05)
         pids = driver.tagged_pids(flappy_tag)
         for pid in pids:
             with contextlib.suppress(ProcessLookupError, PermissionError):
@@ -162,7 +161,7 @@ async def measure(ctx: Ctx) -> None:
             await one(conn, i)
 
     try:
-        await asyncio.gather(*(c.handshake() for c in conns))
+        await asyncio.gather(*(c.handshake() for c in [*conns, probe]))
         # Warm-up: every session, both upstreams.
         await asyncio.gather(
             *(c.request("tools/call", _echo("steady", k)) for k, c in enumerate(conns))
@@ -191,7 +190,7 @@ async def measure(ctx: Ctx) -> None:
         ctx.rows.append(Row("restart soak", "-", None, None, "-", "ERROR", str(exc)[:300]))
         return
     finally:
-        await asyncio.gather(*(c.close() for c in conns))
+        await asyncio.gather(*(c.close() for c in [*conns, probe]))
         await close_http(ctx, gw, "gateway serve (restart soak)")
 
     answered = counts["ok"] + counts["refused"]

@@ -2,7 +2,7 @@
 
 32 legacy HTTP sessions call an upstream that stays (`keep`) in a loop while the config file is
 rewritten: an upstream added, one removed, one changed (restarted with new arguments), then a
-broken file (an unknown key, then bad YAML). What a user must see: every call of the 32 sessions
+broken file (an unknown key, then bad YAML), then a removal alone. What a user must see: every call of the 32 sessions
 answered (no error, no lost session), the `keep` process untouched, the new upstream's tools
 listed and callable, the removed one's gone and its process ended, the changed one answering
 as its new self, a `tools/list_changed` notification, and a broken file refused with the error
@@ -205,6 +205,13 @@ async def test_reload_under_load(tmp_path: Path) -> None:
             assert {t.name for t in (await watcher.list_tools()).tools} == listed
             assert text(await probe.call("extra__echo", {"text": "still"})) == "extra:still"
 
+            # Only a removal: the clients hear of it too (no upstream starts to announce it).
+            changed.clear()
+            write(cfg, {"keep": rec("keep"), "chg": rec("chg2")})
+            async with asyncio.timeout(30):
+                await changed.wait()
+            assert "extra__echo" not in {t.name for t in (await watcher.list_tools()).tools}
+
             await asyncio.sleep(0.5)
             stop.set()
             await asyncio.gather(*workers)
@@ -215,6 +222,7 @@ async def test_reload_under_load(tmp_path: Path) -> None:
     assert "upstreams.keep.comand: unknown key (did you mean 'command'?)" in logged
     assert "not valid YAML" in logged
     assert "config reloaded: added extra; removed gone; restarted chg" in logged
+    assert "config reloaded: removed extra" in logged
 
 
 async def test_sighup_reloads_and_keeps_serving(tmp_path: Path) -> None:
