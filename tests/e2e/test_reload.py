@@ -2,11 +2,12 @@
 
 32 legacy HTTP sessions call an upstream that stays (`keep`) in a loop while the config file is
 rewritten: an upstream added, one removed, one changed (restarted with new arguments), then a
-broken file (an unknown key, then bad YAML), then a removal alone. What a user must see: every call of the 32 sessions
-answered (no error, no lost session), the `keep` process untouched, the new upstream's tools
-listed and callable, the removed one's gone and its process ended, the changed one answering
-as its new self, a `tools/list_changed` notification, and a broken file refused with the error
-in the log and everything left as it was. SIGHUP reloads (it no longer stops the gateway).
+broken file (an unknown key, then bad YAML), then a removal alone. What a user must see: every
+call of the 32 sessions answered (no error, no lost session), the `keep` process untouched, the
+new upstream's tools listed and callable, the removed one's gone and its process ended, the
+changed one answering as its new self, `tools/list_changed` notifications (also for the removal
+alone), and a broken file refused with the error in the log and everything left as it was.
+SIGHUP reloads (it no longer stops the gateway).
 """
 
 from __future__ import annotations
