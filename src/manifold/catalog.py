@@ -85,6 +85,10 @@ class Catalog:
     # ----------------------------------------------------------------- updates
 
     def allowed(self, upstream: str, tool: str) -> bool:
+        """The upstream's filters allow this tool (a shown name is taken back to its own)."""
+        own = self.original_names.get(upstream)
+        if own:
+            tool = own.get(tool, tool)
         f = self.config.upstreams[upstream].tools
         if not any(fnmatch.fnmatchcase(tool, g) for g in f.allow):
             return False
@@ -95,10 +99,8 @@ class Catalog:
             return
         if kind == "tools":
             kept = []
-            own = self.original_names.get(upstream) or {}
             for t in items:
-                name = t.get("name")
-                if not isinstance(name, str) or not self.allowed(upstream, own.get(name, name)):
+                if not isinstance(t.get("name"), str) or not self.allowed(upstream, t["name"]):
                     continue
                 bad = invalid_annotation(t.get("inputSchema"))
                 if bad is not None:
@@ -142,7 +144,11 @@ class Catalog:
                         hmap = header_map(schema)
                         if hmap:
                             self.header_maps[t["name"]] = hmap
-                            self.upstream_header_maps[routes[t["name"]]] = hmap
+                            rt = routes[t["name"]]
+                            self.upstream_header_maps[rt] = hmap
+                            own = self.original_names.get(rt.upstream, {}).get(rt.name)
+                            if own is not None:  # a renamed tool is called by its own name
+                                self.upstream_header_maps[Route(rt.upstream, own)] = hmap
             else:
                 self.prompts, self.prompt_routes = merged, routes
         elif kind == "resources":

@@ -109,3 +109,22 @@ async def test_overrides_in_list_search_and_calls(tmp_path: Path) -> None:
     text = log.read_text()
     assert "overrides for 'no_such_tool': it has no such tool" in text
     assert "fixed_args names 'no_such_param', which its schema does not have" in text
+
+
+async def test_overrides_through_the_router_tools(tmp_path: Path) -> None:
+    """In router exposure the model sees the tool through list_tools and calls it through
+    invoke_tool: the same name, schema and injected arguments."""
+    cfg = _config(tmp_path)
+    params = StdioServerParameters(
+        command=MANIFOLD, args=["run", "--config", str(cfg), "--exposure", "router"], env=test_env()
+    )
+    async with asyncio.timeout(90), Client(params) as c:
+        listed = _text(await c.call_tool("list_tools", {"server": "gh"}))
+        line = next(ln for ln in listed.splitlines() if ln.startswith("new_issue("))
+        assert "owner" not in line and "body" not in line and "title*" in line, line
+        assert "Issues always go to acme." in line
+        assert "create_issue" not in listed
+        call = {"server": "gh", "tool": "new_issue", "arguments": {"title": "r", "owner": "x"}}
+        assert _text(await c.call_tool("invoke_tool", call)) == "issue acme/widgets: r"
+        old = await c.call_tool("invoke_tool", {"server": "gh", "tool": "create_issue"})
+        assert old.is_error and "No tool 'create_issue'" in _text(old)

@@ -10,6 +10,7 @@ from typing import Any
 import msgspec
 import pytest
 
+from manifold.catalog import Route
 from manifold.config import ConfigError, parse_config
 from manifold.gateway import Gateway
 from manifold.middleware.overrides import Overrides
@@ -166,3 +167,18 @@ def test_bad_override_config_names_the_key(overrides: dict[str, Any], message: s
     with pytest.raises(ConfigError, match=None) as e:
         gateway(overrides)
     assert message in str(e.value)
+
+
+def test_renamed_tool_keeps_its_header_map_under_its_own_name() -> None:
+    """`x-mcp-header` parameters are mirrored as headers by the router, which sees the
+    upstream's own name once the call hook has mapped it back."""
+    tool = {
+        "name": "get",
+        "inputSchema": {
+            "type": "object",
+            "properties": {"region": {"type": "string", "x-mcp-header": "Region"}},
+        },
+    }
+    gw = gateway({"get": {"rename": "fetch"}})
+    arrive(gw, tool)
+    assert gw.catalog.upstream_header_maps[Route("gh", "get")] == {("region",): "Region"}
