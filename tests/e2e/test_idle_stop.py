@@ -86,7 +86,8 @@ async def test_idle_children_stop_and_start_on_demand(tmp_path: Path) -> None:
 
 async def test_process_cap_refuses_clearly(tmp_path: Path) -> None:
     ups = {
-        "a": stdio_upstream("recorder_server.py", "--name", "a", idle_timeout=0.5),
+        # Idle long enough that `b`'s first call surely comes while `a` still runs.
+        "a": stdio_upstream("recorder_server.py", "--name", "a", idle_timeout=1.5),
         "b": stdio_upstream("recorder_server.py", "--name", "b", lazy=True),
     }
     cfg = write_config(tmp_path / "gw.yaml", ups, max_processes=1)
