@@ -2,12 +2,13 @@
 
 32 legacy HTTP sessions call an upstream that stays (`keep`) in a loop while the config file is
 rewritten: an upstream added, one removed, one changed (restarted with new arguments), then a
-broken file (an unknown key, then bad YAML), then a removal alone. What a user must see: every
-call of the 32 sessions answered (no error, no lost session), the `keep` process untouched, the
-new upstream's tools listed and callable, the removed one's gone and its process ended, the
-changed one answering as its new self, `tools/list_changed` notifications (also for the removal
-alone), and a broken file refused with the error in the log and everything left as it was.
-SIGHUP reloads (it no longer stops the gateway).
+broken file (an unknown key, then bad YAML), then a removal with an override changed. What a
+user must see: every call of the 32 sessions answered (no error, no lost session), the `keep`
+process untouched, the new upstream's tools listed and callable, the removed one's gone and its
+process ended, the changed one answering as its new self, `tools/list_changed` notifications
+(also for a removal and an override changed live, which keeps its upstream's process), and a
+broken file refused with the error in the log and everything left as it was. SIGHUP reloads (it
+no longer stops the gateway).
 """
 
 from __future__ import annotations
@@ -94,8 +95,12 @@ def text(res: dict[str, Any]) -> str:
     return "\n".join(c.get("text", "") for c in res["result"].get("content", []))
 
 
-def rec(name: str, *extra: str) -> dict[str, Any]:
-    return stdio_upstream("recorder_server.py", "--name", name, *extra)
+def rec(name: str, *extra: str, **cfg: Any) -> dict[str, Any]:
+    return stdio_upstream("recorder_server.py", "--name", name, *extra, **cfg)
+
+
+def described(text: str) -> dict[str, Any]:
+    return {"overrides": {"echo": {"description": text}}}
 
 
 def write(path: Path, upstreams: dict[str, Any], **top: Any) -> None:
@@ -127,7 +132,7 @@ def pid_alive(pid: int) -> bool:
 async def test_reload_under_load(tmp_path: Path) -> None:
     cfg = tmp_path / "gw.yaml"
     log = tmp_path / "gw.log"
-    write(cfg, {"keep": rec("keep"), "gone": rec("gone"), "chg": rec("chg")})
+    write(cfg, {"keep": rec("keep"), "gone": rec("gone"), "chg": rec("chg", **described("v1"))})
     errors: list[str] = []
     calls = [0] * CLIENTS
     stop = asyncio.Event()
@@ -170,7 +175,8 @@ async def test_reload_under_load(tmp_path: Path) -> None:
             await asyncio.sleep(0.5)
 
             # Added, removed, changed (new arguments: restarted), in one write.
-            write(cfg, {"keep": rec("keep"), "chg": rec("chg2"), "extra": rec("extra")})
+            chg2 = rec("chg2", **described("v1"))
+            write(cfg, {"keep": rec("keep"), "chg": chg2, "extra": rec("extra")})
 
             async def applied() -> bool:
                 names = {t.name for t in (await watcher.list_tools()).tools}
@@ -206,12 +212,20 @@ async def test_reload_under_load(tmp_path: Path) -> None:
             assert {t.name for t in (await watcher.list_tools()).tools} == listed
             assert text(await probe.call("extra__echo", {"text": "still"})) == "extra:still"
 
-            # Only a removal: the clients hear of it too (no upstream starts to announce it).
+            # A removal, and a new description for `chg`: the clients hear of both (no upstream
+            # starts to announce them), and `chg` keeps its process (only its overrides changed).
+            chg2_pid = (await stats("chg"))["pid"]
             changed.clear()
-            write(cfg, {"keep": rec("keep"), "chg": rec("chg2")})
+            write(cfg, {"keep": rec("keep"), "chg": rec("chg2", **described("v2"))})
             async with asyncio.timeout(30):
                 await changed.wait()
-            assert "extra__echo" not in {t.name for t in (await watcher.list_tools()).tools}
+
+            async def retuned() -> bool:
+                tools = {t.name: t for t in (await watcher.list_tools()).tools}
+                return "extra__echo" not in tools and tools["chg__echo"].description == "v2"
+
+            await wait_until(retuned, "extra removed and chg's description changed")
+            assert (await stats("chg"))["pid"] == chg2_pid
 
             await asyncio.sleep(0.5)
             stop.set()
@@ -223,7 +237,7 @@ async def test_reload_under_load(tmp_path: Path) -> None:
     assert "upstreams.keep.comand: unknown key (did you mean 'command'?)" in logged
     assert "not valid YAML" in logged
     assert "config reloaded: added extra; removed gone; restarted chg" in logged
-    assert "config reloaded: removed extra" in logged
+    assert "config reloaded: removed extra; retuned chg" in logged
 
 
 async def test_sighup_reloads_and_keeps_serving(tmp_path: Path) -> None:
