@@ -112,7 +112,9 @@ class Gateway:
             await up.ensure()
             t = self._refreshing.get(up.name)
             if t is not None:
-                await t
+                await asyncio.wait({t})  # a reload may cancel it: that is not our cancellation
+                if not t.cancelled():
+                    t.result()
         except (rpc.RpcError, OSError) as e:
             log.error("upstream %s failed to start: %s", up.name, e)
 
@@ -235,9 +237,8 @@ class Gateway:
             if diff.empty:
                 log.info("config reload: no change to apply")
                 return diff
-            if "overrides" not in {type(a).__name__.lower() for a in self.hooks.addons} and any(
-                u.overrides for u in new.enabled_upstreams.values()
-            ):
+            loaded = any(type(a).__module__.endswith(".overrides") for a in self.hooks.addons)
+            if not loaded and any(u.overrides for u in new.enabled_upstreams.values()):
                 log.warning("config reload: tool overrides were off at start: restart to apply")
             self.config = self.config.model_copy(
                 update={"upstreams": new.upstreams, "max_processes": new.max_processes}
