@@ -57,6 +57,7 @@ MEASURES = (
     "load",
     "resilience",
     "security",
+    "restartsoak",
 )
 MAX_IN_FLIGHT = 32
 BLOB_BYTES = 5 * 1024 * 1024
@@ -1017,6 +1018,13 @@ async def measure_security(ctx: Ctx) -> None:
         verdict(ctx, f"{name}: warm RSS", "MiB", "on <= 60 MiB", sides, "warm_mib", judge_rss)
 
 
+async def measure_restartsoak(ctx: Ctx) -> None:
+    """32 sessions calling, one upstream killed every 1,000 calls (bench/restart_soak.py)."""
+    from bench.restart_soak import measure
+
+    await measure(ctx)
+
+
 RUNNERS: dict[str, Callable[[Ctx], Awaitable[None]]] = {
     "paced": measure_paced,
     "burst": measure_burst,
@@ -1028,6 +1036,7 @@ RUNNERS: dict[str, Callable[[Ctx], Awaitable[None]]] = {
     "load": measure_load,
     "resilience": measure_resilience,
     "security": measure_security,
+    "restartsoak": measure_restartsoak,
 }
 
 

@@ -96,6 +96,12 @@ def build_addons(gw: Gateway, extra: Sequence[object] = ()) -> list[object]:
             addon = module.build(gw)
             if addon is not None:
                 chain.append(addon)
+    # Tool overrides: inside the protection layer (it sees the tools as clients do), before the
+    # resilience addons; imported only when some upstream has overrides.
+    if any(u.overrides for u in gw.config.enabled_upstreams.values()):
+        from manifold.middleware import overrides
+
+        chain.append(overrides.build(gw))
     # Resilience, innermost before the raw meter: a cache hit or a coalesced call reaches
     # nothing below it, the breaker refuses before any try, each retry goes to the upstream.
     # Imported only when some upstream turns the mechanism on (docs/resilience.md).

@@ -78,10 +78,17 @@ class Catalog:
         self.template_owner: dict[str, str] = {}
         self._template_matchers: list[tuple[re.Pattern[str], str]] = []
         self._scheme_owner: dict[str, str] = {}
+        # upstream -> shown name -> the upstream's own name, for tools a `catalog` hook renamed
+        # (tool overrides): the filters apply to the upstream's own names.
+        self.original_names: dict[str, dict[str, str]] = {}
 
     # ----------------------------------------------------------------- updates
 
     def allowed(self, upstream: str, tool: str) -> bool:
+        """The upstream's filters allow this tool (a shown name is taken back to its own)."""
+        own = self.original_names.get(upstream)
+        if own:
+            tool = own.get(tool, tool)
         f = self.config.upstreams[upstream].tools
         if not any(fnmatch.fnmatchcase(tool, g) for g in f.allow):
             return False
@@ -105,6 +112,19 @@ class Catalog:
         self._per[upstream].items[kind] = items
         self._rebuild(kind)
 
+    def reconfigure(self, config: GatewayConfig) -> set[str]:
+        """A reloaded config: the new upstream order; the lists of upstreams that are gone are
+        dropped, new ones start empty. Returns the kinds whose merged list changed."""
+        before = {k: self.items(k) for k in KINDS}
+        self.config = config
+        self.order = list(config.enabled_upstreams)
+        self._per = {n: self._per.get(n) or _UpstreamLists() for n in self.order}
+        for gone in [n for n in self.original_names if n not in self._per]:
+            del self.original_names[gone]  # in place: the overrides addon holds this dict
+        for kind in KINDS:
+            self._rebuild(kind)
+        return {k for k in KINDS if self.items(k) != before[k]}
+
     def clear(self, upstream: str) -> None:
         if upstream in self._per:
             self._per[upstream] = _UpstreamLists()
@@ -124,7 +144,11 @@ class Catalog:
                         hmap = header_map(schema)
                         if hmap:
                             self.header_maps[t["name"]] = hmap
-                            self.upstream_header_maps[routes[t["name"]]] = hmap
+                            rt = routes[t["name"]]
+                            self.upstream_header_maps[rt] = hmap
+                            own = self.original_names.get(rt.upstream, {}).get(rt.name)
+                            if own is not None:  # a renamed tool is called by its own name
+                                self.upstream_header_maps[Route(rt.upstream, own)] = hmap
             else:
                 self.prompts, self.prompt_routes = merged, routes
         elif kind == "resources":

@@ -125,8 +125,26 @@ def _run_async(main: Callable[[], Coroutine[Any, Any, None]]) -> None:
 
 def _install_stop_signals(stop: asyncio.Event) -> None:
     loop = asyncio.get_running_loop()
-    for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+    for sig in (signal.SIGTERM, signal.SIGINT):  # SIGHUP reloads the config
         loop.add_signal_handler(sig, stop.set)
+
+
+def _start_reloader(gw: Any, config: str, adjust: Callable[[GatewayConfig], GatewayConfig]) -> Any:
+    """SIGHUP, and a change of the config file (`reload.watch`), reload the config."""
+    from manifold.reload import Reloader
+
+    def load() -> GatewayConfig:
+        warnings: list[str] = []
+        cfg = adjust(load_config(config, warnings=warnings))
+        for w in warnings:
+            log.warning("%s", w)
+        return cfg
+
+    reloader = Reloader(gw, load, config)
+    asyncio.get_running_loop().add_signal_handler(signal.SIGHUP, reloader.trigger)
+    if gw.config.reload.watch:
+        reloader.watch(gw.config.reload.debounce)
+    return reloader
 
 
 config_option = click.option(
@@ -189,10 +207,14 @@ def run(config: str, no_prefix: bool, exposure: str | None, log_level: str) -> N
         front = StdioFront(gw)
         stop = asyncio.Event()
         _install_stop_signals(stop)
+        reloader = _start_reloader(
+            gw, config, lambda c: c.model_copy(update={"prefix": False}) if no_prefix else c
+        )
         stopper = asyncio.ensure_future(stop.wait())
         stopper.add_done_callback(lambda _t: front.closed.set())
         await front.serve()
         stopper.cancel()
+        await reloader.close()
 
     _run_async(main_)
 
@@ -269,6 +291,14 @@ def serve(
             where = f"{front.host}:{front.port}"
             why = os.strerror(e.errno) if e.errno and e.errno > 0 else e.strerror or str(e)
             raise UserError(f"cannot listen on {where}: {why}") from None
+
+        def adjust(c: GatewayConfig) -> GatewayConfig:
+            if no_prefix:
+                c = c.model_copy(update={"prefix": False})
+            cli = {k: v for k, v in (("host", host), ("port", port)) if v is not None}
+            return c.model_copy(update={"http": c.http.model_copy(update=cli)})
+
+        reloader = _start_reloader(gw, config, adjust)
         click.echo(
             f"Manifold {__version__} serving MCP at {front.url} "
             f"({len(cfg.enabled_upstreams)} upstreams). Point a client at it, e.g.:\n"
@@ -279,6 +309,7 @@ def serve(
         try:
             await stop.wait()
         finally:
+            await reloader.close()
             await front.stop()
 
     _run_async(main_)

@@ -78,6 +78,26 @@ class UpstreamOAuthConfig(_Strict):
     per_tenant: bool = False
 
 
+class ToolOverride(_Strict):
+    """How one of an upstream's tools is shown and called (`upstreams.<name>.overrides`)."""
+
+    # The tool's new name (before namespacing); calls to it go to the upstream's own name.
+    rename: str | None = Field(default=None, pattern=r"^[A-Za-z0-9_.-]{1,64}$")
+    description: str | None = None  # replaces the upstream's description
+    description_append: str | None = None  # appended (upstream changes still come through)
+    annotations: dict[str, Any] = Field(default_factory=dict)  # merged over the upstream's
+    hide_params: list[str] = Field(default_factory=list)  # removed from the schema
+    fixed_args: dict[str, Any] = Field(default_factory=dict)  # removed, always injected
+    default_args: dict[str, Any] = Field(default_factory=dict)  # injected when absent
+
+    @model_validator(mode="after")
+    def _consistent(self) -> ToolOverride:
+        both = sorted(set(self.fixed_args) & set(self.default_args))
+        if both:
+            raise ValueError(f"{', '.join(both)}: both fixed_args and default_args")
+        return self
+
+
 class UpstreamConfig(_Strict):
     """One MCP server behind the gateway."""
 
@@ -133,6 +153,12 @@ class UpstreamConfig(_Strict):
     # all, or `replicas`, more instances each given by the keys that differ.
     count: int = Field(default=1, ge=1, le=64)
     replicas: list[ReplicaEndpoint] = Field(default_factory=list, max_length=63)
+    # Tool overrides by the upstream's own tool name: rename, description, annotations, hidden
+    # parameters, fixed and default arguments (docs/operations.md).
+    overrides: dict[str, ToolOverride] = Field(default_factory=dict, max_length=10_000)
+    # stdio: a child (or a per_client child) that served no call for this many seconds is
+    # stopped, and started again by the next call. 0: never.
+    idle_timeout: float = Field(default=0.0, ge=0)
 
     @model_validator(mode="after")
     def _one_transport(self) -> UpstreamConfig:
@@ -168,6 +194,15 @@ class UpstreamConfig(_Strict):
                 "per-tenant credentials give each tenant its own session: "
                 "'isolation: per_client' cannot be combined with them"
             )
+        renamed: dict[str, str] = {}
+        for tool, o in self.overrides.items():
+            if o.rename is not None and o.rename != tool:
+                if o.rename in renamed:
+                    raise ValueError(
+                        f"overrides: {renamed[o.rename]!r} and {tool!r} are both renamed to "
+                        f"{o.rename!r}"
+                    )
+                renamed[o.rename] = tool
         return self
 
     def replica_configs(self, name: str) -> list[tuple[str, UpstreamConfig]]:
@@ -929,6 +964,13 @@ class RateLimitConfig(_Strict):
     max_keys: int = Field(default=100_000, ge=100, le=10_000_000)
 
 
+class ReloadConfig(_Strict):
+    """Hot reload of the config file (`manifold run` / `serve`; SIGHUP reloads too)."""
+
+    watch: bool = True  # watch the file and reload when it changes
+    debounce: float = Field(default=0.5, ge=0.05, le=60)  # seconds of quiet before a reload
+
+
 class GatewayConfig(_Strict):
     """The whole gateway."""
 
@@ -953,6 +995,10 @@ class GatewayConfig(_Strict):
     tenants: TenantsConfig | None = None  # per-tenant profiles (off when unset)
     ratelimits: RateLimitConfig | None = None  # rate limits and budgets (off when unset)
     resilience: ResilienceConfig = Field(default_factory=ResilienceConfig)
+    reload: ReloadConfig = Field(default_factory=ReloadConfig)
+    # stdio upstream processes (shared and per_client) running at once; a call that would
+    # start one more is refused (data.reason "process_limit").
+    max_processes: int = Field(default=256, ge=1, le=100_000)
     # Addons of one's own ("package.module:Factory"), run in this order inside the call chain
     # (see `manifold.addons`); each is imported when the gateway starts.
     addons: list[str] = Field(default_factory=list)

@@ -12,7 +12,7 @@ import functools
 import gc
 import logging
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from manifold import __version__
 from manifold.addons import as_addons, build_addons
@@ -32,7 +32,10 @@ from manifold.protocol import jsonrpc as rpc
 from manifold.protocol.eras import Era
 from manifold.router import Router
 from manifold.state import ResultPages, open_state
-from manifold.upstream.supervisor import Upstream
+from manifold.upstream.supervisor import ProcessBudget, Upstream
+
+if TYPE_CHECKING:
+    from manifold.reload import ConfigDiff
 
 log = logging.getLogger("manifold.gateway")
 
@@ -55,17 +58,23 @@ class Gateway:
         self.config = config
         self.client_info = {"name": "manifold", "version": __version__}
         self.catalog = Catalog(config)
-        self.upstreams: dict[str, Upstream] = {
-            name: Upstream(name, cfg, self, self._on_upstream_ready, self.client_info)
-            for name, cfg in config.enabled_upstreams.items()
-        }
+        self.upstreams: dict[str, Upstream] = {}
         # More instances of an upstream's server (`count`, `replicas`): reached by the router
         # under their own names ("name#2") when resilience/replicas.py picks one for a call.
-        self.replicas: dict[str, Upstream] = {
-            rname: Upstream(rname, rcfg, _ReplicaEvents(self, name), _no_refresh, self.client_info)
-            for name, cfg in config.enabled_upstreams.items()
-            for rname, rcfg in cfg.replica_configs(name)
-        }
+        self.replicas: dict[str, Upstream] = {}
+        self._creds: Any = None  # credentials to upstreams (`credentials/`), when configured
+        self.processes = ProcessBudget(config.max_processes, self.upstreams, self.replicas)
+        for name, cfg in config.enabled_upstreams.items():
+            self.upstreams[name] = self._make_upstream(name, cfg)
+            for rname, rcfg in cfg.replica_configs(name):
+                self.replicas[rname] = Upstream(
+                    rname,
+                    rcfg,
+                    _ReplicaEvents(self, name),
+                    _no_refresh,
+                    self.client_info,
+                    budget=self.processes,
+                )
         if any(u.oauth or u.tenant_credentials for u in config.enabled_upstreams.values()):
             self._credentials(config)
         self.face = ServerFace(config, self.upstreams, __version__)
@@ -99,6 +108,12 @@ class Gateway:
         self.freeze_gc = False
         self._native_for: object = None
         self._native_tokens = 0
+        self._reload_lock = asyncio.Lock()
+
+    def _make_upstream(self, name: str, cfg: Any) -> Upstream:
+        return Upstream(
+            name, cfg, self, self._on_upstream_ready, self.client_info, budget=self.processes
+        )
 
     # ----------------------------------------------------------------- lifecycle
 
@@ -119,7 +134,9 @@ class Gateway:
             await up.ensure()
             t = self._refreshing.get(up.name)
             if t is not None:
-                await t
+                await asyncio.wait({t})  # a reload may cancel it: that is not our cancellation
+                if not t.cancelled():
+                    t.result()
         except (rpc.RpcError, OSError) as e:
             log.error("upstream %s failed to start: %s", up.name, e)
 
@@ -128,7 +145,11 @@ class Gateway:
             await self._ready.wait()
 
     async def ensure_lazy(self) -> None:
-        lazy = [u for u in self.upstreams.values() if u.cfg.lazy and u.state == "stopped"]
+        lazy = [
+            u
+            for u in self.upstreams.values()
+            if u.cfg.lazy and u.state in ("stopped", "refused")  # refused: max_processes
+        ]
         if lazy:
             await asyncio.gather(*(self._start_one(u) for u in lazy))
 
@@ -148,16 +169,17 @@ class Gateway:
             if callable(close := getattr(addon, "close", None)):
                 await asyncio.to_thread(close)
 
-    def _credentials(self, config: GatewayConfig) -> None:
+    def _credentials(self, config: GatewayConfig, only: Sequence[Upstream] | None = None) -> None:
         """Credentials to upstream servers: OAuth tokens, per-tenant values. Imported only when
-        an upstream has them."""
+        an upstream has them. `only`: the upstreams a reload made (others keep theirs)."""
         from manifold.credentials.upstreams import UpstreamCredentials
 
         creds = UpstreamCredentials(config, self._upstream_auth_failed)
-        for name, up in self.upstreams.items():
-            up.auth = creds.shared_auth(name)
-            up.shared_cfg = creds.shared_config(name)
-            up.for_tenant = creds.opener(name)
+        for up in self.upstreams.values() if only is None else only:
+            up.auth = creds.shared_auth(up.name)
+            up.shared_cfg = creds.shared_config(up.name)
+            up.for_tenant = creds.opener(up.name)
+        self._creds = creds
 
     def _upstream_auth_failed(self, upstream: str, tenant: str, why: str) -> None:
         """An upstream's OAuth token cannot be had (refresh refused, never logged in)."""
@@ -201,7 +223,9 @@ class Gateway:
         self._refreshing[name] = asyncio.ensure_future(self._refresh(name, KINDS, initial=True))
 
     async def _refresh(self, name: str, kinds: Sequence[str], initial: bool = False) -> None:
-        up = self.upstreams[name]
+        up = self.upstreams.get(name)
+        if up is None:  # removed by a reload meanwhile
+            return
         session = up.session
         if session is None or session.description is None:
             return
@@ -247,6 +271,60 @@ class Gateway:
             if cursor is None:
                 break
         return items
+
+    # ----------------------------------------------------------------- hot reload
+
+    async def reload(self, new: GatewayConfig) -> ConfigDiff:
+        """Apply a new, already validated config: upstreams added, removed, restarted or retuned
+        (see `manifold.reload`); the unchanged ones, and their sessions, are not touched.
+        Clients are told about the lists that changed."""
+        from manifold.reload import diff_configs
+
+        async with self._reload_lock:
+            if self._stopping:
+                raise RuntimeError("the gateway is stopping")
+            diff = diff_configs(self.config, new)
+            for key in diff.needs_restart:
+                log.warning("config reload: %r changed: it applies after a restart", key)
+            if diff.empty:
+                log.info("config reload: no change to apply")
+                return diff
+            loaded = any(type(a).__module__.endswith(".overrides") for a in self.hooks.addons)
+            if not loaded and any(u.overrides for u in new.enabled_upstreams.values()):
+                log.warning("config reload: tool overrides were off at start: restart to apply")
+            self.config = self.config.model_copy(
+                update={"upstreams": new.upstreams, "max_processes": new.max_processes}
+            )
+            self.processes.limit = new.max_processes
+            # Per-client upstreams reclaim idle client sessions through the front end's hook.
+            reclaim = next((u.reclaim for u in self.upstreams.values() if u.reclaim), None)
+            going = [self.upstreams.pop(n) for n in (*diff.removed, *diff.changed)]
+            for up in going:
+                t = self._refreshing.pop(up.name, None)
+                if t is not None:
+                    t.cancel()
+            changed = self.catalog.reconfigure(self.config)
+            await asyncio.gather(*(u.stop() for u in going), return_exceptions=True)
+            enabled = self.config.enabled_upstreams
+            fresh = []
+            for name in (*diff.changed, *diff.added):
+                up = self._make_upstream(name, enabled[name])
+                if up.cfg.isolation == "per_client":
+                    up.reclaim = reclaim
+                self.upstreams[name] = up
+                fresh.append(up)
+            if any(u.cfg.oauth or u.cfg.tenant_credentials for u in fresh):
+                self._credentials(self.config, fresh)
+            for name in diff.retuned:
+                self.upstreams[name].retune(enabled[name])
+                self.spawn(self._refresh(name, ("tools",)))
+            for kind in changed:
+                self.hub.list_changed("resources" if kind == "resourceTemplates" else kind)
+            for up in fresh:
+                if not up.cfg.lazy:
+                    self.spawn(self._start_one(up))
+            log.info("config reloaded: %s", diff.summary())
+            return diff
 
     # ----------------------------------------------------------------- SessionEvents
 

@@ -11,9 +11,10 @@ Legacy era only: `server/discover` gets -32601, then the `initialize` handshake.
     JSON-RPC to its stdout), then answers.
 Options: `--odd-schema` adds a tool `odd` (answers like `echo`) whose inputSchema no validator
 can compile (an unknown type); `--annotated` marks `echo` and `stats` read-only and adds a
-destructive tool `remove(path, force)` (answers "removed <path>"); `--stubborn` ignores
-SIGTERM and stdin EOF, and starts a grandchild `sleep` in its own process group (so only
-SIGKILL of the group ends it all);
+destructive tool `remove(path, force)` (answers "removed <path>"); `--issue-tool` adds
+`create_issue(owner*, repo*, title*, body, labels)` (answers "issue owner/repo: title");
+`--stubborn` ignores SIGTERM and stdin EOF, and starts a grandchild `sleep` in its own process
+group (so only SIGKILL of the group ends it all);
 `--stderr-chatter` writes to stderr on every request.
 """
 
@@ -34,6 +35,7 @@ parser.add_argument("--stubborn", action="store_true")
 parser.add_argument("--stderr-chatter", action="store_true")
 parser.add_argument("--odd-schema", action="store_true")
 parser.add_argument("--annotated", action="store_true")
+parser.add_argument("--issue-tool", action="store_true")
 args = parser.parse_args()
 
 TOOLS = [
@@ -77,6 +79,26 @@ if args.annotated:
 if args.odd_schema:
     odd = {"type": "object", "properties": {"text": {"type": "no-such-type"}}}
     TOOLS.append({"name": "odd", "description": "Echo text.", "inputSchema": odd})
+if args.issue_tool:
+    props = {
+        "owner": {"type": "string"},
+        "repo": {"type": "string"},
+        "title": {"type": "string"},
+        "body": {"type": "string"},
+        "labels": {"type": "array", "items": {"type": "string"}},
+    }
+    TOOLS.append(
+        {
+            "name": "create_issue",
+            "description": "Create an issue in a repository.",
+            "inputSchema": {
+                "type": "object",
+                "properties": props,
+                "required": ["owner", "repo", "title"],
+            },
+            "annotations": {"readOnlyHint": False, "openWorldHint": True},
+        }
+    )
 
 state: dict[str, Any] = {"current": 0, "peak": 0, "cancelled": [], "cancel_notes": 0, "calls": []}
 holds: dict[Any, asyncio.Task[None]] = {}
@@ -120,6 +142,8 @@ def on_call(rid: Any, params: dict[str, Any]) -> None:
         text_result(rid, json.dumps(st), st)
     elif name == "remove":
         text_result(rid, f"removed {a.get('path', '')}")
+    elif name == "create_issue":
+        text_result(rid, f"issue {a.get('owner')}/{a.get('repo')}: {a.get('title')}")
     elif name in ("echo", "odd"):
         text_result(rid, f"{args.name}:{a.get('text', '')}")
     elif name == "noisy":

@@ -18,7 +18,7 @@ import pytest
 from manifold.config import UpstreamConfig
 from manifold.protocol import jsonrpc as rpc
 from manifold.upstream import errors
-from manifold.upstream.supervisor import Upstream
+from manifold.upstream.supervisor import ProcessBudget, Upstream
 from tests.support import stdio_upstream
 
 WAIT = 15.0  # bound on every wait here: generous, never a performance claim
@@ -213,3 +213,28 @@ async def test_stop_ends_every_child(make: Any) -> None:
     with pytest.raises(rpc.RpcError) as e:
         await pid_of(up)
     assert "stopping" in e.value.message
+
+
+async def test_the_process_budget_counts_every_upstream_and_client_child(make: Any) -> None:
+    """`max_processes` spans upstreams: shared children, per_client children and starts."""
+    ups: dict[str, Upstream] = {}
+    budget = ProcessBudget(3, ups)
+    for name, cfg in (("a", faulty()), ("p", faulty(isolation="per_client"))):
+        up, _events = make(cfg)
+        up.name = name
+        up.budget = budget
+        ups[name] = up
+    a, p = ups["a"], ups["p"]
+    await pid_of(a)  # 1
+    own = await pid_of(p, "client-1")  # 2 (p's shared child is not started by a client call)
+    await pid_of(p)  # 3: p's shared child
+    assert budget.running() == 3
+    with pytest.raises(rpc.RpcError) as e:
+        await pid_of(p, "client-2")
+    assert e.value.data == {"reason": "process_limit", "upstream": "p", "limit": 3}
+    assert "3 stdio processes already run (max_processes)" in e.value.message
+    p.release("client-1")  # room again
+    await asyncio.wait_for(asyncio.gather(*p._closing), WAIT)
+    assert not alive(own) and budget.running() == 2
+    assert await pid_of(p, "client-2") != own
+    assert budget.running() == 3

@@ -10,7 +10,9 @@ wants to act on the cause reads `data`:
   failed to start or went away mid-call; `retry_after` (seconds) is there when a restart is
   scheduled;
 - `{"reason": "upstream_busy", "upstream": name}`: a limit of the upstream (`max_clients`) is
-  reached.
+  reached;
+- `{"reason": "process_limit", "upstream": name, "limit": n}`: starting the upstream (or a
+  client's own process of it) would run more than `max_processes` stdio processes at once.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from manifold.protocol import jsonrpc as rpc
 TIMEOUT: Final = "timeout"
 UNAVAILABLE: Final = "upstream_unavailable"
 BUSY: Final = "upstream_busy"
+PROCESS_LIMIT: Final = "process_limit"
 
 
 def unavailable(upstream: str, message: str, retry_after: float | None = None) -> rpc.RpcError:
@@ -37,6 +40,15 @@ def timed_out(upstream: str, message: str) -> rpc.RpcError:
 
 def busy(upstream: str, message: str) -> rpc.RpcError:
     return rpc.RpcError(rpc.UPSTREAM_UNAVAILABLE, message, {"reason": BUSY, "upstream": upstream})
+
+
+def process_limit(upstream: str, limit: int) -> rpc.RpcError:
+    return rpc.RpcError(
+        rpc.UPSTREAM_UNAVAILABLE,
+        f"upstream {upstream!r} cannot start: {limit} stdio processes already run "
+        "(max_processes); stop one, raise max_processes, or set idle_timeout",
+        {"reason": PROCESS_LIMIT, "upstream": upstream, "limit": limit},
+    )
 
 
 def reason_of(err: rpc.RpcError) -> str | None:

@@ -196,6 +196,10 @@ class UpstreamSession:
         if hook is not None and self.description is not None:
             hook(self.description.era, self.description.protocol_version)
 
+    def retire(self, why: str) -> None:
+        """Out of service now (`alive` is False, no new request is sent); `close()` ends it."""
+        self._fail_all(why)
+
     async def close(self) -> None:
         self._fail_all("upstream session closed")
         if self._listen_task:
@@ -361,6 +365,10 @@ class UpstreamSession:
             self._pending.pop(rid, None)
             if pending.progress_token is not None:
                 self._progress.pop(rid, None)
+            # A failed future holds its exception, whose traceback holds this frame, which holds
+            # the future: a cycle only the collector frees (rarely, under the CLI's thresholds),
+            # so every call failed by a crash would stay in memory until then.
+            del fut, pending
 
     def _cancel_upstream(self, rid: int, reason: str) -> None:
         if self.transport.cancel(rid):

@@ -21,7 +21,7 @@ import contextlib
 import logging
 import random
 import time
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Mapping
 from typing import TYPE_CHECKING, Any
 
 from manifold.config import UpstreamConfig
@@ -73,6 +73,24 @@ def make_transport(name: str, cfg: UpstreamConfig, auth: AuthProvider | None = N
     )
 
 
+class ProcessBudget:
+    """The cap on stdio processes running at once (`max_processes`), over every upstream:
+    shared children, `per_client` children, and those starting. Counted when one would start
+    (never per message)."""
+
+    def __init__(self, limit: int, *pools: Mapping[str, Upstream]) -> None:
+        self.limit = limit
+        self.pools = pools  # the upstreams, and their extra replicas
+
+    def running(self) -> int:
+        return sum(u.processes() for pool in self.pools for u in pool.values())
+
+    def check(self, name: str) -> None:
+        if self.running() >= self.limit:
+            log.warning("upstream %s not started: %d stdio processes run", name, self.limit)
+            raise errors.process_limit(name, self.limit)
+
+
 class Upstream:
     def __init__(
         self,
@@ -84,6 +102,7 @@ class Upstream:
         auth: AuthProvider | None = None,
         for_tenant: TenantOpener | None = None,
         shared_cfg: UpstreamConfig | None = None,
+        budget: ProcessBudget | None = None,
     ) -> None:
         self.name = name
         self.cfg = cfg
@@ -116,6 +135,26 @@ class Upstream:
         self.reclaim: Callable[[str, Collection[str]], bool] | None = None
         self.slots = Slots(cfg.max_in_flight)
         self._timeouts = 0  # calls in a row that timed out
+        # stdio lifecycle: the process cap, and idle children stopped (idle_timeout).
+        self.budget = budget if cfg.kind == "stdio" else None
+        self.last_used = time.monotonic()
+        self._client_used: dict[str, float] = {}
+        self._idle: asyncio.Task[None] | None = None
+        self.idle_stops = 0
+        self._refused: rpc.RpcError | None = None  # the last start refused by max_processes
+
+    def processes(self) -> int:
+        """The stdio processes this upstream runs (or is starting) now."""
+        if self.cfg.kind != "stdio":
+            return 0
+        s, starting = self.session, self._starting
+        n = (
+            1
+            if (s is not None and s.alive) or (starting is not None and not starting.done())
+            else 0
+        )
+        n += sum(1 for c in self._clients.values() if c.alive) + len(self._client_starts)
+        return n + sum(1 for t in self._tenants.values() if t.alive) + len(self._tenant_starts)
 
     async def ensure(self) -> UpstreamSession:
         s = self.session
@@ -134,6 +173,12 @@ class Upstream:
                 wait,
             )
         if self._starting is None or self._starting.done():
+            if self.budget is not None:
+                try:
+                    self.budget.check(self.name)
+                except rpc.RpcError as e:
+                    self.state, self.last_error, self._refused = "refused", e.message, e
+                    raise
             self._starting = asyncio.ensure_future(self._start())
         try:
             return await asyncio.shield(self._starting)
@@ -146,6 +191,8 @@ class Upstream:
 
     def unavailable(self, what: str) -> rpc.RpcError:
         """The error for a call that cannot reach this upstream now: why, and when it retries."""
+        if self.state == "refused" and self._refused is not None:
+            return rpc.RpcError(self._refused.code, self._refused.message, self._refused.data)
         retry = self.restarting_at - time.monotonic() if self.restarting_at else None
         why = f" ({self.last_error})" if self.last_error else ""
         when = f"; next start attempt in {max(0.0, retry):.1f} s" if retry is not None else ""
@@ -182,10 +229,70 @@ class Upstream:
             session.description.era.value if session.description else "?",
             session.description.protocol_version if session.description else "?",
         )
+        self.last_used = time.monotonic()
         self.on_ready(self.name)
         if self.cfg.health_interval > 0 and (self._health is None or self._health.done()):
             self._health = asyncio.ensure_future(self._health_loop())
+        self._watch_idle()
         return session
+
+    # ----------------------------------------------------------------- idle children
+
+    def retune(self, cfg: UpstreamConfig) -> None:
+        """A reload changed only settings read per call or per list: keep the sessions."""
+        self.cfg = cfg
+        if self.processes():
+            self._watch_idle()
+
+    def _watch_idle(self) -> None:
+        idle_on = self.cfg.idle_timeout > 0 and self.cfg.kind == "stdio"
+        if idle_on and (self._idle is None or self._idle.done()):
+            self._idle = asyncio.ensure_future(self._idle_loop())
+
+    async def _idle_loop(self) -> None:
+        """Stop a child (shared or a client's) that served no call for `idle_timeout` seconds.
+
+        Checked every half of it, so a child goes within 1.5 times the idle time; one with a
+        call in flight is never stopped. The next call starts it again."""
+        while not self._stopping:
+            idle = self.cfg.idle_timeout
+            if idle <= 0:
+                return
+            await asyncio.sleep(max(idle / 2, 0.05))
+            now = time.monotonic()
+            s = self.session
+            if (
+                s is not None
+                and s.alive
+                and self.state == "ready"
+                and self.slots.in_use == 0
+                and s.in_flight == 0
+                and now - self.last_used >= idle
+            ):
+                log.info(
+                    "upstream %s: no call for %g s: stopping it (the next call starts it)",
+                    self.name,
+                    idle,
+                )
+                self.state = "idle"
+                self.idle_stops += 1
+                s.retire(f"stopped after {idle:g} s idle")  # at once: the next call starts one
+                self._close_later(s)  # closed by us: no restart follows
+            for key, c in list(self._clients.items()):
+                used = self._client_used.get(key, 0.0)
+                if c.alive and c.in_flight == 0 and now - used >= idle:
+                    log.info(
+                        "upstream %s: client %s idle for %g s: stopped", self.name, key[:8], idle
+                    )
+                    self.idle_stops += 1
+                    self.release(key)
+            if not self.processes():
+                return  # nothing left to watch: the next start watches again
+
+    def _close_later(self, session: UpstreamSession) -> None:
+        task = asyncio.ensure_future(session.close())
+        self._closing.add(task)
+        task.add_done_callback(self._closing.discard)
 
     async def _health_loop(self) -> None:
         """Ping the live session now and then; one that does not answer is hung: restart it."""
@@ -308,6 +415,7 @@ class Upstream:
         own, opened with its credentials."""
         t = self.cfg.timeout if timeout is None else timeout
         slots = self.slots
+        self.last_used = time.monotonic()
         left = t
         if not slots.try_acquire():
             # Time queued for a slot is part of the call's time.
@@ -327,6 +435,7 @@ class Upstream:
                 session = await self._tenant_session(tenant)
             elif client_key and self.cfg.isolation == "per_client":
                 session = await self._client_session(client_key)
+                self._client_used[client_key] = time.monotonic()
             else:
                 s = self.session
                 session = s if s is not None and s.alive else await self.ensure()
@@ -358,6 +467,9 @@ class Upstream:
             raise
         finally:
             slots.release()
+            self.last_used = time.monotonic()
+            if client_key and client_key in self._client_used:
+                self._client_used[client_key] = self.last_used
 
     def _timed_out(self, session: UpstreamSession) -> None:
         """Count a timeout; a streak of them means a wedged server: take it out of service."""
@@ -395,6 +507,8 @@ class Upstream:
                     self.name,
                     f"upstream {self.name!r} already runs {self.cfg.max_clients} client sessions",
                 )
+            if self.budget is not None:
+                self.budget.check(self.name)
             pending = asyncio.ensure_future(self._open_client(key))
             self._client_starts[key] = pending
             pending.add_done_callback(lambda _t: self._client_starts.pop(key, None))
@@ -415,7 +529,9 @@ class Upstream:
                 await session.close()
             raise
         self._clients[key] = session
+        self._client_used[key] = time.monotonic()
         log.info("upstream %s: started a session for client %s", self.name, key[:8])
+        self._watch_idle()
         return session
 
     async def _tenant_session(self, principal: str) -> UpstreamSession:
@@ -465,10 +581,9 @@ class Upstream:
     def release(self, key: str) -> None:
         """The client is gone: end its own session of this upstream, if it has one."""
         s = self._clients.pop(key, None)
+        self._client_used.pop(key, None)
         if s is not None:
-            task = asyncio.ensure_future(s.close())
-            self._closing.add(task)
-            task.add_done_callback(self._closing.discard)
+            self._close_later(s)
 
     async def stop(self) -> None:
         for t in [*self._client_starts.values(), *self._tenant_starts.values()]:
@@ -485,6 +600,8 @@ class Upstream:
             await asyncio.gather(*self._closing, return_exceptions=True)
         if self._health is not None:
             self._health.cancel()
+        if self._idle is not None:
+            self._idle.cancel()
         if self._restart_task is not None:
             self._restart_task.cancel()
         if self._starting is not None and not self._starting.done():
@@ -519,4 +636,5 @@ class _ClientEvents:
         # The next call of this client starts a fresh one.
         if self.table.get(self.key) is not None:
             self.table.pop(self.key, None)
+            self.upstream._client_used.pop(self.key, None)
         log.warning("upstream %s: the session of client %s ended: %s", upstream, self.key[:8], why)
