@@ -489,6 +489,9 @@ class PolicyConfig(_Strict):
     rules: list[PolicyRule] = Field(default_factory=list, max_length=1000)
     # Hide from a client's lists the tools the policy always denies it (enforce mode only).
     hide_denied: bool = True
+    # (client name, principal) pairs whose hidden tools are kept per catalog version (least
+    # recently used dropped first; a pair dropped is computed again when it lists).
+    listing_cache: int = Field(default=256, ge=1, le=1_000_000)
     confirm: ConfirmConfig = Field(default_factory=ConfirmConfig)
 
     @model_validator(mode="after")
