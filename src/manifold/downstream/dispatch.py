@@ -464,6 +464,7 @@ class Dispatcher:
                     r.principal,
                     self._client_name(r),
                     "" if r.session.shared else r.session.id,
+                    r.subject,
                 )
             )
         return rpc.RpcError(rpc.INVALID_PARAMS, message)
