@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import http.client
 import json
 from collections.abc import Iterator
 from typing import Any
 
+import httpx2
 import pytest
 from mcp.shared.exceptions import MCPError
 
@@ -196,3 +198,51 @@ def test_another_tenants_request_state_is_refused(gw: str, tool: str, prefix: st
     assert "requestState is invalid, expired or not yours" in stolen["error"]["message"]
     done = _modern_call(gw, RED, tool, requestState=state, inputResponses=answers)
     assert done["result"]["content"][0]["text"].endswith("got: fine")
+
+
+def test_a_modern_listen_hears_only_of_the_tenants_own_resources(gw: str) -> None:
+    """`subscriptions/listen` (modern, stateless) asking for one resource of its tenant and
+    one of another's: the acknowledgement honours only its own (as `resources/subscribe`
+    refuses the other's), so no update of the other tenant's resource ever reaches it."""
+    meta = {
+        "io.modelcontextprotocol/protocolVersion": MODERN,
+        "io.modelcontextprotocol/clientCapabilities": {},
+        "io.modelcontextprotocol/clientInfo": {"name": "raw", "version": "1"},
+    }
+    wanted = {"resourceSubscriptions": ["alpha://greeting", "beta://greeting"]}
+    body = json.dumps(
+        {
+            "jsonrpc": "2.0",
+            "id": 9,
+            "method": "subscriptions/listen",
+            "params": {"notifications": wanted, "_meta": meta},
+        }
+    ).encode()
+    u = httpx2.URL(gw)
+    conn = http.client.HTTPConnection(u.host, u.port, timeout=20)
+    conn.request(
+        "POST",
+        u.raw_path.decode(),
+        body=body,
+        headers={
+            "Content-Type": "application/json",
+            "Accept": "application/json, text/event-stream",
+            "Authorization": f"Bearer {RED}",
+            "MCP-Protocol-Version": MODERN,
+            "Mcp-Method": "subscriptions/listen",
+        },
+    )
+    try:
+        resp = conn.getresponse()
+        assert resp.status == 200, resp.read()
+        ack: dict[str, Any] = {}
+        for _ in range(50):  # the first event is the acknowledgement
+            line = resp.readline()
+            if line.startswith(b"data:"):
+                ack = json.loads(line[5:])
+                break
+        assert ack.get("method") == "notifications/subscriptions/acknowledged", ack
+        honoured = ack["params"]["notifications"]
+        assert honoured.get("resourceSubscriptions") == ["alpha://greeting"], honoured
+    finally:
+        conn.close()

@@ -572,6 +572,7 @@ class Dispatcher:
             sink.hooks = self.side_hooks
             sink.upstream = route.upstream
             sink.client_name = client_name
+            sink.principal = r.principal
         if not r.session.shared:
             # One client per session (a legacy session, or a stdio connection of either era);
             # stateless HTTP requests share no per-session state.
@@ -731,4 +732,19 @@ class Dispatcher:
                 rpc.INVALID_PARAMS, "subscriptions/listen: 'notifications' must be an object"
             )
         await self.gw.wait_ready()
+        uris = wanted.get("resourceSubscriptions")
+        if self.gw.hooks.has_listing and isinstance(uris, list):
+            # Only to what this client may see, as for resources/subscribe: the others are
+            # left out of what the acknowledgement says is honoured.
+            client = self._client_name(r)
+            seen = self.gw.hooks.listing(
+                ListingEvent(
+                    "resources",
+                    [{"uri": u} for u in uris if isinstance(u, str)],
+                    r.principal,
+                    client,
+                    Era.MODERN,
+                )
+            )
+            wanted = {**wanted, "resourceSubscriptions": [x["uri"] for x in seen]}
         return await self.gw.hub.listen(r.session, r.id, wanted, r.out)
