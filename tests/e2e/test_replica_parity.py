@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -15,7 +16,7 @@ from typing import Any
 import pytest
 
 from tests.e2e.test_supervision import StdioGateway, text_of
-from tests.support import PY, SERVERS, free_port, http_server, write_config
+from tests.support import PY, SERVERS, free_port, http_server, stdio_upstream, write_config
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -66,3 +67,46 @@ def test_every_replica_of_a_modern_http_upstream_gets_the_param_headers(
             assert seen.get("mcp-param-region") == f"eu-{i}", (i, seen)
             served.append(seen.get("host"))
         assert len(set(served)) == 2, served  # both replicas served calls
+
+
+def test_the_catalog_comes_from_a_replica_when_the_first_never_starts(
+    gateway: Any, tmp_path: Path
+) -> None:
+    """The upstream's own instance exits at once on every start; its replica is a working
+    server: the tools are listed (from the replica) and calls are served by it."""
+    up = stdio_upstream("basic_server.py", restart_backoff_initial=5.0)
+    up["replicas"] = [{"args": list(up["args"])}]
+    up["args"] = ["-c", "raise SystemExit(3)"]
+    gw = gateway({"svc": up}, resilience={"replicas": {}})
+    names = {t["name"] for t in gw.call("tools/list", {})["result"]["tools"]}
+    assert "svc__echo" in names, (names, gw.log_text()[-2000:])
+    assert text_of(gw.tool("svc__echo", {"text": "hi"})) == "basic:hi"
+    assert "upstream svc failed to start" in gw.log_text()
+
+
+def test_a_resource_subscription_hears_every_replica(gateway: Any, tmp_path: Path) -> None:
+    """Two replicas, calls in turn: a client subscribed to a resource hears of the change
+    each replica makes (each is its own process and knows only its own), not only the
+    first's."""
+    up = stdio_upstream(
+        "conformance_fixture.py", "--watch-interval", "0", "--dynamic-delay", "-1", count=2
+    )
+    gw = gateway({"svc": up}, resilience={"replicas": {"balance": "round_robin"}})
+    uri = "test://watched-resource"
+    assert "result" in gw.call("resources/subscribe", {"uri": uri})
+    answers = [text_of(gw.tool("svc__test_trigger_resource_update")) for _ in range(4)]
+    assert sorted(answers) == sorted(2 * [f"{uri} is at update 1", f"{uri} is at update 2"])
+
+    def updates() -> int:
+        with gw.cond:
+            return sum(
+                1
+                for n in gw.notifications
+                if n.get("method") == "notifications/resources/updated"
+                and n.get("params", {}).get("uri") == uri
+            )
+
+    deadline = time.monotonic() + 15
+    while updates() < 4 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert updates() == 4, (updates(), gw.log_text()[-2000:])
