@@ -110,3 +110,22 @@ def test_a_resource_subscription_hears_every_replica(gateway: Any, tmp_path: Pat
     while updates() < 4 and time.monotonic() < deadline:
         time.sleep(0.05)
     assert updates() == 4, (updates(), gw.log_text()[-2000:])
+
+
+def test_a_modern_client_gets_a_legacy_replicas_answer_in_its_era(
+    gateway: Any, tmp_path: Path
+) -> None:
+    """The upstream itself never starts and its replica is a legacy-only server: a modern
+    client's call is answered in the modern shape (`resultType`), as it is when the upstream
+    itself serves it, since the era is taken from the replica that is up."""
+    up = stdio_upstream("legacy_server.py", restart_backoff_initial=5.0)
+    up["replicas"] = [{"args": list(up["args"])}]
+    up["args"] = ["-c", "raise SystemExit(3)"]
+    gw = gateway({"old": up}, resilience={"replicas": {}})
+    meta = {
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {},
+        "io.modelcontextprotocol/clientInfo": {"name": "e2e", "version": "1"},
+    }
+    resp = gw.call("tools/call", {"name": "old__hello", "arguments": {}, "_meta": meta})
+    assert resp.get("result", {}).get("resultType") == "complete", resp

@@ -84,12 +84,15 @@ class DispatchHost(Protocol):
     @property
     def upstreams(self) -> Mapping[str, Upstream]: ...
     @property
+    def replicas(self) -> Mapping[str, Upstream]: ...
+    @property
     def pipeline(self) -> CallNext: ...
     @property
     def list_ttl_ms(self) -> int: ...
     async def wait_ready(self) -> None: ...
     async def ensure_lazy(self) -> None: ...
     def native_list_tokens(self) -> int: ...
+    def era_of(self, upstream: str) -> Era | None: ...
 
 
 log = logging.getLogger("manifold.dispatch")
@@ -568,6 +571,8 @@ class Dispatcher:
         up = self.gw.upstreams.get(route.upstream)
         if up is not None and up.session is not None:
             ctx.era = up.session.era
+        elif self.gw.replicas:  # the upstream itself never started: a replica's, if one is up
+            ctx.era = self.gw.era_of(route.upstream)
         if self.side_hooks is not None:
             sink.hooks = self.side_hooks
             sink.upstream = route.upstream
@@ -642,8 +647,10 @@ class Dispatcher:
             up = self.gw.upstreams.get(ctx.route.upstream)
             if up is None:  # the gateway's own tools (invoke_tool may carry a modern result)
                 legacy_shape = b'"resultType"' not in bytes(result.result or b"")
-            else:
-                legacy_shape = up.session is not None and up.session.era is Era.LEGACY
+            elif up.session is not None:
+                legacy_shape = up.session.era is Era.LEGACY
+            else:  # served by a replica while the upstream itself is not up
+                legacy_shape = self.gw.era_of(ctx.route.upstream) is Era.LEGACY
             if legacy_shape:
                 raw = bytes(result.result or b"{}")
                 if raw.startswith(b"{") and raw != b"{}":
