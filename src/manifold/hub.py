@@ -140,11 +140,11 @@ class SubscriptionHub:
                 listener.send("notifications/resources/updated", clean)
 
     def log(self, upstream: str, params: dict[str, Any]) -> None:
-        hooked = self._hooked("notifications/message", params, upstream)
-        if hooked is None:
+        if self.hooks.has_notification:
+            self._log_hooked(upstream, params)
             return
-        level = LOG_LEVEL_RANK.get(str(hooked.get("level")), 0)
-        frame = rpc.encode_notification("notifications/message", hooked)
+        level = LOG_LEVEL_RANK.get(str(params.get("level")), 0)
+        frame = rpc.encode_notification("notifications/message", params)
         for s in self.sessions:
             if (
                 s.send is not None
@@ -152,6 +152,28 @@ class SubscriptionHub:
                 and level >= LOG_LEVEL_RANK[s.log_level]
             ):
                 s.send(frame)
+
+    def _log_hooked(self, upstream: str, params: dict[str, Any]) -> None:
+        """A log message of no call, through the hooks once per principal among the sessions
+        that set a level: an addon (the tenants) may keep it from a principal."""
+        frames: dict[str, tuple[int, bytes] | None] = {}
+        for s in self.sessions:
+            if s.send is None or s.log_level is None:
+                continue
+            if s.principal not in frames:
+                event = NotificationEvent("notifications/message", params, upstream, s.principal)
+                hooked = self.hooks.notification(event)
+                frames[s.principal] = (
+                    None
+                    if hooked is None
+                    else (
+                        LOG_LEVEL_RANK.get(str(hooked.get("level")), 0),
+                        rpc.encode_notification("notifications/message", hooked),
+                    )
+                )
+            f = frames[s.principal]
+            if f is not None and f[0] >= LOG_LEVEL_RANK[s.log_level]:
+                s.send(f[1])
 
     def list_changed(self, kind: str) -> None:
         if self._hooked(f"notifications/{kind}/list_changed", {}, "") is None:
