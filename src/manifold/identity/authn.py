@@ -223,8 +223,11 @@ class Authenticator:
             self.keys[digest] = Identity(k.tenant, k.name or digest.hex()[:12], frozenset(k.scopes))
         self.jwt = _Jwt(cfg.oauth, self.resource) if cfg.oauth is not None else None
         self.cache: OrderedDict[bytes, tuple[Identity, float]] = OrderedDict()
-        # Refused JWTs: digest -> (the refusal, until (monotonic), the JWKS generation).
-        self.refused: OrderedDict[bytes, tuple[AuthError, float, int]] = OrderedDict()
+        # Refused JWTs: digest -> ((status, error, description, scope), until (monotonic), the
+        # JWKS generation). The refusal's fields only: an exception would keep its traceback.
+        self.refused: OrderedDict[bytes, tuple[tuple[int, str, str, str], float, int]] = (
+            OrderedDict()
+        )
         self.max_refused = cfg.refused_cache_size
         self.metadata_url = ""
         self.set_resource(self.resource)
@@ -277,7 +280,7 @@ class Authenticator:
             if no is not None:
                 if no[1] > time.monotonic() and no[2] == self.jwt.jwks.generation:
                     self.refused.move_to_end(digest)
-                    raise no[0].with_traceback(None)  # (else each raise lengthens it)
+                    raise AuthError(*no[0])
                 del self.refused[digest]  # stale: check it again
             try:
                 ident, exp = await self.jwt.verify(token, self.cfg.refused_ttl)
@@ -285,7 +288,8 @@ class Authenticator:
                 if e.holds_until > time.monotonic():
                     # Against the keys it was checked with (nothing awaits between the key
                     # lookup and the verdict, so these are they).
-                    self.refused[digest] = (e, e.holds_until, self.jwt.jwks.generation)
+                    why = (e.status, e.error, e.description, e.scope)
+                    self.refused[digest] = (why, e.holds_until, self.jwt.jwks.generation)
                     if len(self.refused) > self.max_refused:
                         self.refused.popitem(last=False)
                 raise
