@@ -12,7 +12,8 @@ Prints one JSON object to stdout (times in microseconds):
   ``overhead_us`` is each one's p50 minus the unauthenticated p50 (the target: <= 20 us for a
   JWT, whose verification is cached per token).
 - ``inprocess``: ``Authenticator.authenticate`` alone (thread CPU per call, best of five): an API
-  key, a cached JWT, and a JWT verified from scratch (cache cleared each time, RS256 and ES256).
+  key, a cached JWT, and a JWT verified from scratch (cache cleared each time, RS256 and ES256);
+  a JWT with a bad signature refused from the negative cache, and checked from scratch.
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ from cryptography.hazmat.primitives.asymmetric import ec, rsa
 from jwt.algorithms import ECAlgorithm, RSAAlgorithm
 
 from manifold.config import AuthConfig
-from manifold.identity.authn import Authenticator
+from manifold.identity.authn import Authenticator, AuthError
 
 ISSUER = "https://issuer.bench"
 API_KEY = "mf_bench_key_0123456789abcdef"
@@ -273,6 +274,26 @@ def _inprocess(keys: dict[str, tuple[Any, dict[str, Any]]], n: int) -> Any:
                 run(f"Bearer {t}")
 
             out[f"jwt_verify_{alg.lower()}_us"] = _best(cold, max(1, n // 100))
+
+            # A well-formed token with a bad signature (another key under the set's kid):
+            # refused from the negative cache, and checked from scratch (cache cleared).
+            forged = _token(_keys(), alg, aud)
+
+            def refuse(t: str = forged) -> None:
+                try:
+                    run(f"Bearer {t}")
+                except AuthError:
+                    pass
+                else:
+                    raise AssertionError("a forged token was let in")
+
+            out[f"jwt_refused_cached_{alg.lower()}_us"] = _best(refuse, n)
+
+            def refuse_cold() -> None:
+                auth.refused.clear()
+                refuse()
+
+            out[f"jwt_refused_check_{alg.lower()}_us"] = _best(refuse_cold, max(1, n // 100))
     return {k: round(v, 2) for k, v in out.items()}
 
 

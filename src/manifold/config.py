@@ -573,6 +573,9 @@ class PolicyConfig(_Strict):
     rules: list[PolicyRule] = Field(default_factory=list, max_length=1000)
     # Hide from a client's lists the tools the policy always denies it (enforce mode only).
     hide_denied: bool = True
+    # (client name, principal) pairs whose hidden tools are kept per catalog version (least
+    # recently used dropped first; a pair dropped is computed again when it lists).
+    listing_cache: int = Field(default=256, ge=1, le=1_000_000)
     confirm: ConfirmConfig = Field(default_factory=ConfirmConfig)
 
     @model_validator(mode="after")
@@ -887,6 +890,10 @@ class AuthConfig(_Strict):
     max_token_bytes: int = Field(default=16 * 1024, ge=256, le=64 * 1024)
     # Verified tokens kept (least recently used evicted; an entry lives no longer than its exp).
     cache_size: int = Field(default=10_000, ge=1, le=1_000_000)
+    # Refused JWTs kept (least recently used evicted; 0: none), keyed by the token's SHA-256,
+    # for `refused_ttl` seconds at most and never past the next JWKS fetch (a key rotation).
+    refused_cache_size: int = Field(default=10_000, ge=0, le=1_000_000)
+    refused_ttl: float = Field(default=30.0, gt=0, le=3600)
 
     @property
     def enabled(self) -> bool:

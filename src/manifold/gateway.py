@@ -11,7 +11,7 @@ import asyncio
 import functools
 import gc
 import logging
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from manifold import __version__
@@ -71,13 +71,20 @@ class Gateway:
                     rname,
                     rcfg,
                     _ReplicaEvents(self, name),
-                    _no_refresh,
+                    functools.partial(self._on_replica_ready, name),
                     self.client_info,
                     budget=self.processes,
                 )
+        # Every instance of each upstream, the upstream itself first: its lists come from the
+        # first that is up, and subscriptions and log levels go to each (docs/resilience.md).
+        self.instances: dict[str, list[Upstream]] = {n: [u] for n, u in self.upstreams.items()}
+        for rname, replica in self.replicas.items():
+            self.instances[rname.partition("#")[0]].append(replica)
         if any(u.oauth or u.tenant_credentials for u in config.enabled_upstreams.values()):
             self._credentials(config)
-        self.face = ServerFace(config, self.upstreams, __version__)
+        self.face = ServerFace(
+            config, _Serving(self) if self.replicas else self.upstreams, __version__
+        )
         self.exposure = Exposure(config.exposure, exposure_override)
         self.state = open_state(config)
         self.results: ResultPages | None = self.state.results
@@ -98,7 +105,12 @@ class Gateway:
         self.rounds = RoundSeal(self.state.secrets.key("mrtr-round"), config.mrtr.ttl)
         self.list_ttl_ms = 0
         self.hub = SubscriptionHub(
-            self.catalog, self.upstreams, self.hooks, self.face, config.max_subscriptions
+            self.catalog,
+            self.upstreams,
+            self.hooks,
+            self.face,
+            config.max_subscriptions,
+            self.instances if self.replicas else None,
         )
         self.sessions = self.hub.sessions  # the fronts add their client sessions here
         self._ready = asyncio.Event()
@@ -199,7 +211,17 @@ class Gateway:
     def era_of(self, upstream: str) -> Era | None:
         """The protocol era an upstream speaks (None: unknown, not connected yet)."""
         up = self.upstreams.get(upstream)
+        if up is not None and up.session is None and upstream in self.instances:
+            up = next((u for u in self.instances[upstream] if u.session is not None), up)
         return up.session.era if up is not None and up.session is not None else None
+
+    def serving(self, upstream: str) -> list[Upstream]:
+        """The instances of an upstream that are up (connected and described), first first."""
+        return [
+            u
+            for u in self.instances.get(upstream, ())
+            if u.session is not None and u.session.alive and u.session.description is not None
+        ]
 
     def native_list_tokens(self) -> int:
         """Estimated tokens of the whole passthrough tool list (kept per catalog change)."""
@@ -222,22 +244,36 @@ class Gateway:
     def _on_upstream_ready(self, name: str) -> None:
         self._refreshing[name] = asyncio.ensure_future(self._refresh(name, KINDS, initial=True))
 
+    def _on_replica_ready(self, upstream: str, replica: str) -> None:
+        """A replica is (back) up: it takes the subscriptions clients hold; and when the
+        upstream itself is not up, the lists come from it (the first instance that is)."""
+        self._refreshing[replica] = asyncio.ensure_future(self._replica_up(upstream, replica))
+
+    async def _replica_up(self, upstream: str, replica: str) -> None:
+        first = self.upstreams[upstream]
+        if first.session is None or not first.session.alive:
+            await self._refresh(upstream, KINDS)
+        await self.hub.resubscribe(upstream, self.replicas[replica])
+
     async def _refresh(self, name: str, kinds: Sequence[str], initial: bool = False) -> None:
-        up = self.upstreams.get(name)
-        if up is None:  # removed by a reload meanwhile
+        live = self.serving(name)
+        if not live:
             return
-        session = up.session
-        if session is None or session.description is None:
-            return
+        session = live[0].session
+        assert session is not None and session.description is not None
         caps = session.description.capabilities
         changed: set[str] = set()
         for kind in kinds:
             if _CAP_OF_KIND[kind] not in caps:
                 continue
-            try:
-                items = await self._fetch_all(up, kind)
-            except (rpc.RpcError, TimeoutError) as e:
-                log.warning("upstream %s: %s failed: %s", name, LIST_METHODS[kind], e)
+            items = None
+            for up in live:  # the first instance that answers
+                try:
+                    items = await self._fetch_all(up, kind)
+                    break
+                except (rpc.RpcError, TimeoutError) as e:
+                    log.warning("upstream %s: %s failed: %s", up.name, LIST_METHODS[kind], e)
+            if items is None:
                 continue
             items = self.hooks.catalog(name, kind, items)
             before = self.catalog.upstream_items(name, kind)
@@ -262,7 +298,9 @@ class Gateway:
                 msg = await up.request(method, params)
             else:
                 msg = await self._retrying(
-                    up.name, method, functools.partial(up.request, method, params)
+                    up.name.partition("#")[0],  # a replica retries as its upstream
+                    method,
+                    functools.partial(up.request, method, params),
                 )
             res = rpc.load_raw(msg.result) if msg.result else {}
             page = res.get(kind) or []
@@ -299,6 +337,8 @@ class Gateway:
             # Per-client upstreams reclaim idle client sessions through the front end's hook.
             reclaim = next((u.reclaim for u in self.upstreams.values() if u.reclaim), None)
             going = [self.upstreams.pop(n) for n in (*diff.removed, *diff.changed)]
+            for n in (*diff.removed, *diff.changed):
+                self.instances.pop(n, None)
             for up in going:
                 t = self._refreshing.pop(up.name, None)
                 if t is not None:
@@ -312,6 +352,7 @@ class Gateway:
                 if up.cfg.isolation == "per_client":
                     up.reclaim = reclaim
                 self.upstreams[name] = up
+                self.instances[name] = [up]  # replicas of a reloaded upstream need a restart
                 fresh.append(up)
             if any(u.cfg.oauth or u.cfg.tenant_credentials for u in fresh):
                 self._credentials(self.config, fresh)
@@ -343,8 +384,22 @@ class Gateway:
         pass  # the supervisor restarts it; its tools stay listed and calls fail until it is back
 
 
-def _no_refresh(_name: str) -> None:
-    """A replica's lists are its upstream's: nothing to fetch when it is (back) up."""
+class _Serving(Mapping[str, Upstream]):
+    """Each upstream by name as the first of its instances that is up (else the upstream
+    itself): what the gateway tells clients of its upstreams (capabilities, instructions)."""
+
+    def __init__(self, gw: Gateway) -> None:
+        self.gw = gw
+
+    def __getitem__(self, name: str) -> Upstream:
+        live = self.gw.serving(name) if self.gw.replicas else ()
+        return live[0] if live else self.gw.upstreams[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.gw.upstreams)
+
+    def __len__(self) -> int:
+        return len(self.gw.upstreams)
 
 
 class _ReplicaEvents:
@@ -355,7 +410,9 @@ class _ReplicaEvents:
         self.upstream = upstream
 
     def on_list_changed(self, upstream: str, kind: str) -> None:
-        pass
+        first = self.gw.upstreams[self.upstream].session
+        if first is None or not first.alive:  # the lists come from a replica meanwhile
+            self.gw.on_list_changed(self.upstream, kind)
 
     def on_resource_updated(self, upstream: str, params: dict[str, Any]) -> None:
         self.gw.on_resource_updated(self.upstream, params)

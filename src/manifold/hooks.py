@@ -92,6 +92,7 @@ class RefusedEvent:
     principal: str = ""
     client_name: str | None = None
     session_key: str = ""
+    subject: str = ""  # who within the principal (a key's name, a token's sub)
 
 
 ServerRequestNext = Callable[[ServerRequestContext], Awaitable[dict[str, Any]]]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -99,9 +99,13 @@ class SubscriptionHub:
         hooks: Hooks,
         face: ServerFace,
         max_subscriptions: int = 1000,
+        instances: Mapping[str, Sequence[Upstream]] | None = None,
     ) -> None:
         self.routes = routes
         self.upstreams = upstreams
+        # Every instance of an upstream with replicas (the upstream itself first): resource
+        # subscriptions and log levels go to each one that is up (docs/resilience.md).
+        self.instances = instances or {}
         self.hooks = hooks
         self.face = face
         self.max_subscriptions = max_subscriptions  # per client session or listen stream
@@ -136,11 +140,11 @@ class SubscriptionHub:
                 listener.send("notifications/resources/updated", clean)
 
     def log(self, upstream: str, params: dict[str, Any]) -> None:
-        hooked = self._hooked("notifications/message", params, upstream)
-        if hooked is None:
+        if self.hooks.has_notification:
+            self._log_hooked(upstream, params)
             return
-        level = LOG_LEVEL_RANK.get(str(hooked.get("level")), 0)
-        frame = rpc.encode_notification("notifications/message", hooked)
+        level = LOG_LEVEL_RANK.get(str(params.get("level")), 0)
+        frame = rpc.encode_notification("notifications/message", params)
         for s in self.sessions:
             if (
                 s.send is not None
@@ -148,6 +152,28 @@ class SubscriptionHub:
                 and level >= LOG_LEVEL_RANK[s.log_level]
             ):
                 s.send(frame)
+
+    def _log_hooked(self, upstream: str, params: dict[str, Any]) -> None:
+        """A log message of no call, through the hooks once per principal among the sessions
+        that set a level: an addon (the tenants) may keep it from a principal."""
+        frames: dict[str, tuple[int, bytes] | None] = {}
+        for s in self.sessions:
+            if s.send is None or s.log_level is None:
+                continue
+            if s.principal not in frames:
+                event = NotificationEvent("notifications/message", params, upstream, s.principal)
+                hooked = self.hooks.notification(event)
+                frames[s.principal] = (
+                    None
+                    if hooked is None
+                    else (
+                        LOG_LEVEL_RANK.get(str(hooked.get("level")), 0),
+                        rpc.encode_notification("notifications/message", hooked),
+                    )
+                )
+            f = frames[s.principal]
+            if f is not None and f[0] >= LOG_LEVEL_RANK[s.log_level]:
+                s.send(f[1])
 
     def list_changed(self, kind: str) -> None:
         if self._hooked(f"notifications/{kind}/list_changed", {}, "") is None:
@@ -203,25 +229,50 @@ class SubscriptionHub:
             with contextlib.suppress(rpc.RpcError, OSError, TimeoutError):
                 await self.unsubscribe(session, uri)
 
+    def _all(self, name: str) -> Sequence[Upstream]:
+        return self.instances.get(name) or (self.upstreams[name],)
+
     async def _upstream_subscribe(self, owner: str, uri: str, on: bool) -> None:
-        up = self.upstreams[owner]
+        ups = self._all(owner)
+        if len(ups) == 1:
+            await self._subscribe_one(ups[0], owner, uri, on)
+            return
+        # Replicas: each one that is up (each sees only its own changes); none up: the first,
+        # started, or its error.
+        live = [u for u in ups if u.session is not None and u.session.alive] or [ups[0]]
+        done, failure = False, None
+        for up in live:
+            try:
+                await self._subscribe_one(up, owner, uri, on)
+                done = True
+            except (rpc.RpcError, OSError, TimeoutError) as e:
+                failure = failure or e
+        if not done and failure is not None:
+            raise failure
+
+    async def _subscribe_one(self, up: Upstream, owner: str, uri: str, on: bool) -> None:
         session = await up.ensure()
         if session.era is Era.MODERN:
-            self.relisten(owner)
+            self._relisten_one(owner, up)
             return
         method = "resources/subscribe" if on else "resources/unsubscribe"
         await up.request(method, {"uri": uri})
 
-    async def resubscribe(self, name: str) -> None:
-        """An upstream (re)connected: subscribe it again to what clients hold of it."""
+    async def resubscribe(self, name: str, up: Upstream | None = None) -> None:
+        """An upstream (or one replica, `up`) (re)connected: subscribe it again to what
+        clients hold of it."""
+        up = up or self.upstreams[name]
         for uri in list(self._subs):
             if self.routes.route_resource(uri) == name:
-                with contextlib.suppress(rpc.RpcError):
-                    await self._upstream_subscribe(name, uri, True)
+                with contextlib.suppress(rpc.RpcError, OSError, TimeoutError):
+                    await self._subscribe_one(up, name, uri, True)
 
     def relisten(self, name: str) -> None:
-        """Open (or renew) a modern upstream's listen stream for what clients want of it."""
-        up = self.upstreams[name]
+        """Open (or renew) a modern upstream's listen streams for what clients want of it."""
+        for up in self._all(name):
+            self._relisten_one(name, up)
+
+    def _relisten_one(self, name: str, up: Upstream) -> None:
         if up.session is None or up.session.description is None:
             return
         caps = up.session.description.capabilities
@@ -268,8 +319,14 @@ class SubscriptionHub:
 
     # ----------------------------------------------------------------- towards upstreams
 
+    def _every(self) -> list[Upstream]:
+        """Every instance of every upstream."""
+        if not self.instances:
+            return list(self.upstreams.values())
+        return [u for n in self.upstreams for u in self._all(n)]
+
     async def broadcast_upstream(self, method: str, params: dict[str, Any] | None) -> None:
-        for u in self.upstreams.values():
+        for u in self._every():
             if u.session is not None and u.session.alive and u.session.era is Era.LEGACY:
                 await u.session.notify(method, params)
 
@@ -278,7 +335,7 @@ class SubscriptionHub:
         if not levels:
             return
         lowest = min(levels, key=lambda lv: LOG_LEVEL_RANK[lv])
-        for u in self.upstreams.values():
+        for u in self._every():
             d = u.session.description if u.session else None
             if d is not None and d.era is Era.LEGACY and "logging" in d.capabilities:
                 with contextlib.suppress(rpc.RpcError):

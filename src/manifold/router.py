@@ -40,6 +40,8 @@ class Router:
                 return await self.local(ctx)
             raise rpc.RpcError(rpc.INVALID_PARAMS, f"unknown upstream {ctx.route.upstream!r}")
         headers = None
+        # Keyed by the route (the upstream's name), never the replica's: every instance of an
+        # upstream serves the same tools and gets the same `Mcp-Param-*` headers.
         hmap = (
             self.catalog.upstream_header_maps.get(ctx.route) if ctx.method == "tools/call" else None
         )

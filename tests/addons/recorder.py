@@ -68,7 +68,13 @@ class Recorder:
     async def server_request(
         self, ctx: ServerRequestContext, call_next: ServerRequestNext
     ) -> dict[str, Any]:
-        self._record("server_request", method=ctx.method, upstream=ctx.upstream, era=ctx.era.value)
+        self._record(
+            "server_request",
+            method=ctx.method,
+            upstream=ctx.upstream,
+            era=ctx.era.value,
+            principal=ctx.principal,
+        )
         if ctx.method == "sampling/createMessage":
             messages = ctx.params.get("messages") or []
             if messages and isinstance(messages[0].get("content"), dict):
@@ -81,7 +87,9 @@ class Recorder:
         return answer
 
     def notification(self, event: NotificationEvent) -> dict[str, Any] | None:
-        self._record("notification", method=event.method, upstream=event.upstream)
+        self._record(
+            "notification", method=event.method, upstream=event.upstream, principal=event.principal
+        )
         if event.method == "notifications/message":
             return {**event.params, "data": f"[seen] {event.params.get('data')}"}
         return event.params

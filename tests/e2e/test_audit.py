@@ -5,6 +5,8 @@ and a restarted gateway continues the chain in the same file."""
 
 from __future__ import annotations
 
+import asyncio
+import hashlib
 import json
 import subprocess
 from pathlib import Path
@@ -159,3 +161,51 @@ def test_a_file_that_is_not_an_audit_log_stops_the_start_with_a_clear_error(
     )
     assert "Traceback" not in done.stderr
     assert (tmp_path / "notes.txt").read_text() == "not an audit log\n"
+
+
+CI_KEY, ALICE_KEY = "ci-key-0123456789abcdef", "alice-key-0123456789abcdef"
+
+
+async def test_entries_name_the_subject_within_the_tenant(tmp_path: Path) -> None:
+    """Two API keys of one tenant on `manifold serve`: each entry (a routed call, and a name
+    refused before routing) records the tenant as `principal` and the key's name as `subject`,
+    on both eras (modern requests are stateless: the subject comes from the request), and the
+    chain still verifies."""
+    from tests.e2e.test_auth import client
+
+    def key(secret: str, name: str) -> dict[str, str]:
+        return {
+            "sha256": hashlib.sha256(secret.encode()).hexdigest(),
+            "tenant": "ops",
+            "name": name,
+        }
+
+    config = write_config(
+        tmp_path / "gw.yaml",
+        {"basic": stdio_upstream("basic_server.py")},
+        auth={"keys": [key(CI_KEY, "ci"), key(ALICE_KEY, "alice")]},
+        security={"audit": {"path": str(tmp_path / "audit.jsonl")}},
+    )
+    with support.gateway_http(config, tmp_path / "gw.log") as url:
+        for mode in ("legacy", MODERN):
+            for secret in (CI_KEY, ALICE_KEY):
+                async with asyncio.timeout(30), client(url, secret, mode) as c:
+                    assert not (await c.call_tool("basic__echo", {"text": "x"})).is_error
+                    with pytest.raises(MCPError, match="Unknown tool"):
+                        await c.call_tool("basic__nope", {})
+    audit = tmp_path / "audit.jsonl"
+    entries = _entries(audit)  # the gateway has stopped: its writer has flushed
+    seen = [(e["target"], e["principal"], e["subject"]) for e in entries]
+    assert seen == 2 * [
+        ("basic__echo", "ops", "ci"),
+        ("basic__nope", "ops", "ci"),
+        ("basic__echo", "ops", "alice"),
+        ("basic__nope", "ops", "alice"),
+    ], seen
+    assert _verify(audit).returncode == 0
+    # The subject is covered by the chain: changing it breaks the line.
+    lines = audit.read_bytes().splitlines(keepends=True)
+    lines[2] = lines[2].replace(b'"subject":"alice"', b'"subject":"ci"', 1)
+    audit.write_bytes(b"".join(lines))
+    failed = _verify(audit)
+    assert failed.returncode == 1 and "line 3:" in failed.stderr

@@ -9,19 +9,23 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import json
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
+import httpx2
 import pytest
 from mcp import Client, StdioServerParameters, types
+from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
 
 from tests import support
 from tests.support import MANIFOLD, gateway_http, stdio_upstream, write_config
 
 MODERN = "2026-07-28"
+OPS_KEY = "ops-key-0123456789abcdef"
 pytestmark = pytest.mark.timeout(180)
 
 
@@ -151,3 +155,48 @@ async def test_an_addon_sees_and_shapes_every_message_kind(
     assert requests[0]["method"] == "sampling/createMessage"
     assert requests[0]["era"] == ("modern" if mode == MODERN else "legacy")
     assert any(e["hook"] == "server_request_answer" for e in seen)
+
+
+@pytest.mark.parametrize("mode", ["legacy", MODERN])
+async def test_side_traffic_hooks_see_the_requests_principal(
+    tmp_path: Path, mode: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On `manifold serve` with an API key of tenant `ops`, the progress notifications of a call
+    and the sampling request it causes reach the hooks with the request's principal, on both
+    eras: a modern request is stateless, its session a shell shared by every client (whose
+    principal is `local`), so the principal must come from the request."""
+    record = tmp_path / "recorded.jsonl"
+    config = write_config(
+        tmp_path / "gw.yaml",
+        {"basic": stdio_upstream("basic_server.py"), "ctl": stdio_upstream("control_server.py")},
+        addons=["tests.addons.recorder:Recorder"],
+        auth={"keys": [{"sha256": hashlib.sha256(OPS_KEY.encode()).hexdigest(), "tenant": "ops"}]},
+    )
+    monkeypatch.setenv("MANIFOLD_RECORDER_FILE", str(record))
+    monkeypatch.setenv("PYTHONPATH", str(support.REPO))
+
+    async def sampling(_ctx: Any, params: types.CreateMessageRequestParams) -> Any:
+        return types.CreateMessageResult(
+            role="assistant", content=types.TextContent(type="text", text="ok"), model="t"
+        )
+
+    steps: list[float] = []
+
+    async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+        steps.append(progress)
+
+    with gateway_http(config, tmp_path / "gw.log") as url:
+        http = httpx2.AsyncClient(headers={"Authorization": f"Bearer {OPS_KEY}"}, timeout=30)
+        transport = streamable_http_client(url, http_client=http)
+        async with (
+            asyncio.timeout(60),
+            Client(transport, mode=mode, cache=None, sampling_callback=sampling) as c,
+        ):
+            await c.call_tool("basic__progress", {"steps": 2}, progress_callback=on_progress)
+            assert steps == [1, 2]
+            assert _text(await c.call_tool("ctl__ask", {"question": "why?"})).endswith(" got: ok")
+    seen = [json.loads(line) for line in record.read_text().splitlines()]
+    progress = [e for e in seen if e.get("method") == "notifications/progress"]
+    asks = [e for e in seen if e["hook"] == "server_request"]
+    assert len(progress) == 2 and asks, seen
+    assert [e["principal"] for e in progress + asks] == ["ops"] * (2 + len(asks)), seen

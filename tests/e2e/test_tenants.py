@@ -8,10 +8,13 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import http.client
 import json
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
+import httpx2
 import pytest
 from mcp.shared.exceptions import MCPError
 
@@ -196,3 +199,105 @@ def test_another_tenants_request_state_is_refused(gw: str, tool: str, prefix: st
     assert "requestState is invalid, expired or not yours" in stolen["error"]["message"]
     done = _modern_call(gw, RED, tool, requestState=state, inputResponses=answers)
     assert done["result"]["content"][0]["text"].endswith("got: fine")
+
+
+def test_a_modern_listen_hears_only_of_the_tenants_own_resources(gw: str) -> None:
+    """`subscriptions/listen` (modern, stateless) asking for one resource of its tenant and
+    one of another's: the acknowledgement honours only its own (as `resources/subscribe`
+    refuses the other's), so no update of the other tenant's resource ever reaches it."""
+    meta = {
+        "io.modelcontextprotocol/protocolVersion": MODERN,
+        "io.modelcontextprotocol/clientCapabilities": {},
+        "io.modelcontextprotocol/clientInfo": {"name": "raw", "version": "1"},
+    }
+    wanted = {"resourceSubscriptions": ["alpha://greeting", "beta://greeting"]}
+    body = json.dumps(
+        {
+            "jsonrpc": "2.0",
+            "id": 9,
+            "method": "subscriptions/listen",
+            "params": {"notifications": wanted, "_meta": meta},
+        }
+    ).encode()
+    u = httpx2.URL(gw)
+    conn = http.client.HTTPConnection(u.host, u.port, timeout=20)
+    conn.request(
+        "POST",
+        u.raw_path.decode(),
+        body=body,
+        headers={
+            "Content-Type": "application/json",
+            "Accept": "application/json, text/event-stream",
+            "Authorization": f"Bearer {RED}",
+            "MCP-Protocol-Version": MODERN,
+            "Mcp-Method": "subscriptions/listen",
+        },
+    )
+    try:
+        resp = conn.getresponse()
+        assert resp.status == 200, resp.read()
+        ack: dict[str, Any] = {}
+        for _ in range(50):  # the first event is the acknowledgement
+            line = resp.readline()
+            if line.startswith(b"data:"):
+                ack = json.loads(line[5:])
+                break
+        assert ack.get("method") == "notifications/subscriptions/acknowledged", ack
+        honoured = ack["params"]["notifications"]
+        assert honoured.get("resourceSubscriptions") == ["alpha://greeting"], honoured
+    finally:
+        conn.close()
+
+
+@pytest.mark.filterwarnings("ignore::mcp.shared.exceptions.MCPDeprecationWarning")
+async def test_a_log_message_of_no_call_reaches_only_tenants_that_may_use_its_upstream(
+    tmp_path: Path,
+) -> None:
+    """Each upstream (tests/servers/murmur_server.py) sends a log message of no call
+    (server-wide) after an `echo`: a legacy
+    session of tenant red hears alpha's and not beta's, blue's the other way round."""
+    from mcp import Client
+    from mcp.client.streamable_http import streamable_http_client
+
+    cfg = write_config(
+        tmp_path / "gw.yaml",
+        {
+            "alpha": stdio_upstream("murmur_server.py", "--name", "alpha"),
+            "beta": stdio_upstream("murmur_server.py", "--name", "beta"),
+        },
+        auth={
+            "keys": [
+                {"sha256": hashlib.sha256(RED.encode()).hexdigest(), "tenant": "red"},
+                {"sha256": hashlib.sha256(BLUE.encode()).hexdigest(), "tenant": "blue"},
+            ]
+        },
+        tenants={"profiles": {"red": {"upstreams": ["alpha"]}, "blue": {"upstreams": ["beta"]}}},
+    )
+    heard: dict[str, list[str]] = {"red": [], "blue": []}
+
+    def connect(url: str, key: str, who: str) -> Client:
+        async def on_log(params: Any) -> None:
+            heard[who].append(str(params.data))
+
+        http = httpx2.AsyncClient(headers={"Authorization": f"Bearer {key}"}, timeout=30)
+        transport = streamable_http_client(url, http_client=http)
+        return Client(
+            transport, mode="legacy", cache=None, logging_callback=on_log, log_level="debug"
+        )
+
+    async def until(cond: Any) -> None:
+        async with asyncio.timeout(15):
+            while not cond():  # noqa: ASYNC110
+                await asyncio.sleep(0.05)
+
+    with gateway_http(cfg, tmp_path / "gw.log") as url:
+        async with connect(url, RED, "red") as red, connect(url, BLUE, "blue") as blue:
+            await red.set_logging_level("debug")
+            await blue.set_logging_level("debug")
+            await red.call_tool("alpha__echo", {"text": "r"})
+            await blue.call_tool("beta__echo", {"text": "b"})
+            await until(lambda: "alpha murmurs r" in heard["red"])
+            await until(lambda: "beta murmurs b" in heard["blue"])
+            await asyncio.sleep(0.5)
+    assert not any("beta" in m for m in heard["red"]), heard
+    assert not any("alpha" in m for m in heard["blue"]), heard

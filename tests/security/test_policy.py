@@ -16,12 +16,12 @@ from typing import Any
 import msgspec
 import pytest
 
-from manifold.catalog import Route
+from manifold.catalog import Catalog, Route
 from manifold.config import ConfigError, PolicyConfig, parse_config
-from manifold.hooks import Hooks
+from manifold.hooks import Hooks, ListingEvent
 from manifold.pipeline import CallContext
 from manifold.protocol import jsonrpc as rpc
-from manifold.security.policy import Policy, PolicyEngine, effective_hints
+from manifold.security.policy import HidingPolicy, Policy, PolicyEngine, effective_hints
 
 R = Route("files", "write")
 
@@ -357,3 +357,43 @@ def test_the_module_is_imported_only_when_a_policy_is_configured(
     imported, _, names = out.partition(" ")
     assert imported == str(loaded), out
     assert ("Policy" in names or "HidingPolicy" in names) is loaded, out
+
+
+def test_the_listing_cache_is_bounded_by_its_key_and_keeps_the_recent_pairs() -> None:
+    """`listing_cache` pairs (client, principal) at most, least recently listed dropped first;
+    a pair dropped is computed again, with the same answer."""
+    cfg = parse_config(
+        {
+            "upstreams": {"files": {"command": "files-server"}},
+            "security": {
+                "policy": {
+                    "listing_cache": 2,
+                    "rules": [
+                        {
+                            "name": "a-no-writes",
+                            "match": {"principal": "team-a", "tool": "write"},
+                            "action": "deny",
+                        }
+                    ],
+                }
+            },
+        }
+    )
+    catalog = Catalog(cfg)
+    policy = HidingPolicy(cfg.security.policy, catalog, None)
+    hooks = Hooks([policy])
+    tools = hooks.catalog("files", "tools", [{"name": "write"}, {"name": "read"}])
+    catalog.set_items("files", "tools", tools)
+
+    def names(principal: str) -> set[str]:
+        shown = hooks.listing(ListingEvent("tools", catalog.tools, principal, "c"))
+        return {t["name"] for t in shown}
+
+    assert names("team-a") == {"files__read"}
+    assert names("team-b") == {"files__read", "files__write"}
+    assert names("team-a") == {"files__read"}  # team-a is now the most recent
+    assert names("team-c") == {"files__read", "files__write"}
+    assert list(policy._hidden) == [("c", "team-a"), ("c", "team-c")]  # team-b dropped
+    assert names("team-b") == {"files__read", "files__write"}
+    assert len(policy._hidden) == 2
+    assert "security.policy.listing_cache" in _error({"listing_cache": 0})

@@ -84,12 +84,15 @@ class DispatchHost(Protocol):
     @property
     def upstreams(self) -> Mapping[str, Upstream]: ...
     @property
+    def replicas(self) -> Mapping[str, Upstream]: ...
+    @property
     def pipeline(self) -> CallNext: ...
     @property
     def list_ttl_ms(self) -> int: ...
     async def wait_ready(self) -> None: ...
     async def ensure_lazy(self) -> None: ...
     def native_list_tokens(self) -> int: ...
+    def era_of(self, upstream: str) -> Era | None: ...
 
 
 log = logging.getLogger("manifold.dispatch")
@@ -464,6 +467,7 @@ class Dispatcher:
                     r.principal,
                     self._client_name(r),
                     "" if r.session.shared else r.session.id,
+                    r.subject,
                 )
             )
         return rpc.RpcError(rpc.INVALID_PARAMS, message)
@@ -567,10 +571,13 @@ class Dispatcher:
         up = self.gw.upstreams.get(route.upstream)
         if up is not None and up.session is not None:
             ctx.era = up.session.era
+        elif self.gw.replicas:  # the upstream itself never started: a replica's, if one is up
+            ctx.era = self.gw.era_of(route.upstream)
         if self.side_hooks is not None:
             sink.hooks = self.side_hooks
             sink.upstream = route.upstream
             sink.client_name = client_name
+            sink.principal = r.principal
         if not r.session.shared:
             # One client per session (a legacy session, or a stdio connection of either era);
             # stateless HTTP requests share no per-session state.
@@ -640,8 +647,10 @@ class Dispatcher:
             up = self.gw.upstreams.get(ctx.route.upstream)
             if up is None:  # the gateway's own tools (invoke_tool may carry a modern result)
                 legacy_shape = b'"resultType"' not in bytes(result.result or b"")
-            else:
-                legacy_shape = up.session is not None and up.session.era is Era.LEGACY
+            elif up.session is not None:
+                legacy_shape = up.session.era is Era.LEGACY
+            else:  # served by a replica while the upstream itself is not up
+                legacy_shape = self.gw.era_of(ctx.route.upstream) is Era.LEGACY
             if legacy_shape:
                 raw = bytes(result.result or b"{}")
                 if raw.startswith(b"{") and raw != b"{}":
@@ -730,4 +739,19 @@ class Dispatcher:
                 rpc.INVALID_PARAMS, "subscriptions/listen: 'notifications' must be an object"
             )
         await self.gw.wait_ready()
+        uris = wanted.get("resourceSubscriptions")
+        if self.gw.hooks.has_listing and isinstance(uris, list):
+            # Only to what this client may see, as for resources/subscribe: the others are
+            # left out of what the acknowledgement says is honoured.
+            client = self._client_name(r)
+            seen = self.gw.hooks.listing(
+                ListingEvent(
+                    "resources",
+                    [{"uri": u} for u in uris if isinstance(u, str)],
+                    r.principal,
+                    client,
+                    Era.MODERN,
+                )
+            )
+            wanted = {**wanted, "resourceSubscriptions": [x["uri"] for x in seen]}
         return await self.gw.hub.listen(r.session, r.id, wanted, r.out)

@@ -108,6 +108,7 @@ class RequestSink:
         "log_level",
         "modern",
         "out",
+        "principal",
         "relay_rounds",
         "session",
         "upstream",
@@ -136,6 +137,9 @@ class RequestSink:
         self.hooks: Hooks | None = None
         self.upstream = ""
         self.client_name: str | None = None
+        # Who the request is from (set by the dispatcher): the session's principal is `local`
+        # for the shell shared by modern stateless requests, whatever their credentials.
+        self.principal = session.principal
         # A modern upstream's input rounds go back to this (modern) client as they are, with
         # their state sealed by the dispatcher, instead of being fulfilled here (see mrtr.py).
         self.relay_rounds = False
@@ -149,7 +153,7 @@ class RequestSink:
     def _hooked(self, method: str, params: dict[str, Any]) -> dict[str, Any] | None:
         if self.hooks is None or not self.hooks.has_notification:
             return params
-        event = NotificationEvent(method, params, self.upstream, self.session.principal)
+        event = NotificationEvent(method, params, self.upstream, self.principal)
         return self.hooks.notification(event)
 
     def progress(self, params: dict[str, Any]) -> None:
@@ -176,7 +180,7 @@ class RequestSink:
                 method,
                 params,
                 self.upstream,
-                self.session.principal,
+                self.principal,
                 self.client_name,
                 Era.MODERN if self.modern else Era.LEGACY,
             )

@@ -11,6 +11,11 @@
   URL unless configured), `exp`/`nbf` with a small leeway, and the required scopes.
 - A verified token is cached (LRU of `auth.cache_size`, keyed by the token's SHA-256, never
   longer than the token's `exp`), so a client's later requests cost a hash and a dict lookup.
+- A refused JWT is remembered too (`auth.refused_cache_size`, keyed by the token's SHA-256,
+  `auth.refused_ttl`), so a flood of one well-formed token with a bad signature costs a hash and
+  a lookup instead of a signature check each. A refusal is kept only while nothing could change
+  it: never past the next good JWKS fetch (a rotated key), for an unknown `kid` only until a
+  refetch is allowed, and a token refused as not valid yet (`nbf`) is not kept.
 - Tokens in the query string are refused: they end up in logs and browser histories.
 
 The client's token is used here and nowhere else: nothing downstream of the front sees it, so
@@ -54,6 +59,10 @@ ANONYMOUS = Identity(LOCAL, "")
 class AuthError(Exception):
     """A request that is not let in: `status` 400/401/403 and the RFC 6750 error code."""
 
+    # A JWT's refusal that holds until then (monotonic) while the JWKS is unchanged; set by
+    # the verifier, 0: do not remember it.
+    holds_until = 0.0
+
     def __init__(self, status: int, error: str, description: str, scope: str = "") -> None:
         super().__init__(description)
         self.status = status
@@ -91,7 +100,18 @@ class _Jwt:
             cfg.jwks_url, cfg.jwks_timeout, cfg.jwks_ttl, cfg.jwks_min_refetch, cfg.jwks_max_bytes
         )
 
-    async def verify(self, token: str) -> tuple[Identity, float]:
+    async def verify(self, token: str, keep: float = 0.0) -> tuple[Identity, float]:
+        """The token's identity and `exp`; a refusal that may be remembered for up to `keep`
+        seconds carries `holds_until`."""
+        try:
+            return await self._verify(token)
+        except AuthError as e:
+            if keep > 0 and e.holds_until >= 0:
+                now = time.monotonic()
+                e.holds_until = min(now + keep, e.holds_until or now + keep)
+            raise
+
+    async def _verify(self, token: str) -> tuple[Identity, float]:
         from manifold.identity.jwks import JwksError
 
         jwt = self.jwt
@@ -106,7 +126,10 @@ class _Jwt:
         try:
             jwk = await self.jwks.key(kid if isinstance(kid, str) else None)
         except JwksError as e:
-            raise AuthError(401, "invalid_token", f"cannot verify the token: {e}") from None
+            err = AuthError(401, "invalid_token", f"cannot verify the token: {e}")
+            # The same answer until the set may be fetched again (then the kid may be there).
+            err.holds_until = self.jwks.next_attempt()
+            raise err from None
         try:
             claims: dict[str, Any] = jwt.decode(
                 token,
@@ -120,7 +143,9 @@ class _Jwt:
         except jwt.ExpiredSignatureError:
             raise AuthError(401, "invalid_token", "the token has expired") from None
         except jwt.ImmatureSignatureError:
-            raise AuthError(401, "invalid_token", "the token is not valid yet") from None
+            err = AuthError(401, "invalid_token", "the token is not valid yet")
+            err.holds_until = -1.0  # it will be: never remembered
+            raise err from None
         except jwt.InvalidAudienceError:
             raise AuthError(
                 401, "invalid_token", f"the token's audience is not {self.audience}"
@@ -198,6 +223,12 @@ class Authenticator:
             self.keys[digest] = Identity(k.tenant, k.name or digest.hex()[:12], frozenset(k.scopes))
         self.jwt = _Jwt(cfg.oauth, self.resource) if cfg.oauth is not None else None
         self.cache: OrderedDict[bytes, tuple[Identity, float]] = OrderedDict()
+        # Refused JWTs: digest -> ((status, error, description, scope), until (monotonic), the
+        # JWKS generation). The refusal's fields only: an exception would keep its traceback.
+        self.refused: OrderedDict[bytes, tuple[tuple[int, str, str, str], float, int]] = (
+            OrderedDict()
+        )
+        self.max_refused = cfg.refused_cache_size
         self.metadata_url = ""
         self.set_resource(self.resource)
 
@@ -244,7 +275,26 @@ class Authenticator:
             del self.cache[digest]
         if self.jwt is None or token.count(".") != 2:
             raise AuthError(401, "invalid_token", "unknown API key or token")
-        ident, exp = await self.jwt.verify(token)
+        if self.max_refused:
+            no = self.refused.get(digest)
+            if no is not None:
+                if no[1] > time.monotonic() and no[2] == self.jwt.jwks.generation:
+                    self.refused.move_to_end(digest)
+                    raise AuthError(*no[0])
+                del self.refused[digest]  # stale: check it again
+            try:
+                ident, exp = await self.jwt.verify(token, self.cfg.refused_ttl)
+            except AuthError as e:
+                if e.holds_until > time.monotonic():
+                    # Against the keys it was checked with (nothing awaits between the key
+                    # lookup and the verdict, so these are they).
+                    why = (e.status, e.error, e.description, e.scope)
+                    self.refused[digest] = (why, e.holds_until, self.jwt.jwks.generation)
+                    if len(self.refused) > self.max_refused:
+                        self.refused.popitem(last=False)
+                raise
+        else:
+            ident, exp = await self.jwt.verify(token)
         self.cache[digest] = (ident, exp)
         if len(self.cache) > self.max_cached:
             self.cache.popitem(last=False)

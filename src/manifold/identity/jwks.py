@@ -77,6 +77,7 @@ class Jwks:
         self.attempted = -1e18  # of the last attempt
         self.failure = ""
         self.fetches = 0
+        self.generation = 0  # counts the good fetches: a verdict made on older keys is stale
         self._inflight: asyncio.Future[None] | None = None
 
     def _lookup(self, kid: str | None) -> jwt.PyJWK | None:
@@ -100,6 +101,11 @@ class Jwks:
         if not self.keys:
             raise JwksError(f"the issuer's keys are unavailable ({self.failure or 'not fetched'})")
         raise JwksError(f"no key {kid!r} in the issuer's JWKS")
+
+    def next_attempt(self) -> float:
+        """When a lookup could fetch the set again (monotonic): until then an unknown `kid`
+        is refused without a fetch."""
+        return self.attempted + self.min_refetch
 
     async def refresh(self) -> None:
         """Fetch the set (joining a fetch under way)."""
@@ -127,6 +133,7 @@ class Jwks:
             self._failed(f"cannot fetch {self.url}: {getattr(e, 'reason', None) or e}")
         else:
             self.keys = keys
+            self.generation += 1
             self.fetched = time.monotonic()
             self.failure = ""
             log.info("fetched the JWKS at %s: %d key(s)", self.url, len(keys))

@@ -21,7 +21,7 @@ from typing import Any, Protocol
 
 from manifold.catalog import Catalog
 from manifold.config import GatewayConfig, TenantProfile, TenantsConfig, ToolFilter
-from manifold.hooks import ListingEvent
+from manifold.hooks import ListingEvent, NotificationEvent
 from manifold.pipeline import CallContext, CallNext
 from manifold.protocol import jsonrpc as rpc
 from manifold.protocol.jsonrpc import Incoming
@@ -118,6 +118,17 @@ class Tenants:
                 item["name"] = p.profile.rename.get(name, name)
             out.append(item)
         return out
+
+    def notification(self, event: NotificationEvent) -> dict[str, Any] | None:
+        """A log message of no call reaches a principal only when its profile may use the
+        upstream it comes from (the hub asks once per principal); the rest pass: a call's own
+        side traffic is its caller's, list changes and resource updates say nothing a tenant
+        may not know (see docs/auth.md)."""
+        if event.principal and event.upstream and event.method == "notifications/message":
+            p = self.profile(event.principal)
+            if p is None or not p.upstream_ok(event.upstream):
+                return None
+        return event.params
 
     def alias(self, principal: str, kind: str, name: str) -> str:
         """The exposed name of the tool this principal calls `name`."""

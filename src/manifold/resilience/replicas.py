@@ -3,7 +3,8 @@ session pinning and hedging.
 
 An upstream with `count: N` (stdio) or `replicas: [...]` runs several instances of its server:
 the upstream itself (`<name>#1` in logs) and `<name>#2`, `<name>#3`, ... (the gateway starts
-and supervises each; the lists come from the first). For each call this addon picks one in service:
+and supervises each; the lists come from the first that is up, `gateway.py`). For each call
+this addon picks one in service:
 
 - `balance`: `least_in_flight` (the fewest calls in flight, ties in turn) or `round_robin`;
 - `sticky`: a client session stays on the replica it started on while that one is in service

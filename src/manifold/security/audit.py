@@ -2,9 +2,9 @@
 
 The addon sits outermost of the security addons (`manifold.addons`), so it sees the final
 outcome of a call: answered, refused (by which mechanism, when the refusal says so) or failed.
-An entry says who (principal, client name, session), what (method, upstream, the exposed tool,
-prompt or URI), the argument *keys* and a digest of the arguments (never their values), the
-outcome, and how long the call took.
+An entry says who (principal, subject, client name, session), what (method, upstream, the
+exposed tool, prompt or URI), the argument *keys* and a digest of the arguments (never their
+values), the outcome, and how long the call took.
 
 Each line carries `prev`, the `hash` of the line before it (64 zeros for the first line of a
 file), and `hash`, the SHA-256 of the canonical JSON (sorted keys, no spaces) of the entry with
@@ -344,6 +344,7 @@ class Audit:
             "event": "call",
             "ts": time.time(),
             "principal": ctx.principal,
+            "subject": ctx.subject,
             "client": ctx.client_name,
             "session": ctx.session_key,
             "method": ctx.method,
@@ -397,6 +398,7 @@ class Audit:
             "event": "call",
             "ts": time.time(),
             "principal": event.principal,
+            "subject": event.subject,
             "client": event.client_name,
             "session": event.session_key,
             "method": event.method,

@@ -34,6 +34,7 @@ from __future__ import annotations
 import fnmatch
 import logging
 import re
+from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final, Protocol
@@ -65,7 +66,6 @@ _HINT_DEFAULTS: Final = {
     "idempotentHint": False,
     "openWorldHint": True,
 }
-_LISTING_CACHE: Final = 256  # (client, principal) pairs whose hidden set is kept
 
 
 def marker(rule: str) -> str:
@@ -525,8 +525,10 @@ class HidingPolicy(Policy):
         self, cfg: PolicyConfig, catalog: Catalog | None, confirmer: Confirmer | None
     ) -> None:
         super().__init__(cfg, catalog, confirmer)
-        # The hidden tools per (client name, principal), for one catalog version.
-        self._hidden: dict[tuple[str, str], frozenset[str]] = {}
+        # The hidden tools per (client name, principal), for one catalog version: at most
+        # `listing_cache` pairs, least recently listed dropped first.
+        self._hidden: OrderedDict[tuple[str, str], frozenset[str]] = OrderedDict()
+        self._max_hidden = cfg.listing_cache
         self._version = -1
 
     def listing(self, event: ListingEvent) -> Items:
@@ -543,9 +545,11 @@ class HidingPolicy(Policy):
             hidden = frozenset(
                 name for name, route in routes.items() if self.engine.always_denied(route, *key)
             )
-            if len(self._hidden) >= _LISTING_CACHE:
-                self._hidden.clear()
             self._hidden[key] = hidden
+            if len(self._hidden) > self._max_hidden:
+                self._hidden.popitem(last=False)
+        else:
+            self._hidden.move_to_end(key)
         if not hidden:
             return event.items
         return [t for t in event.items if t.get("name") not in hidden]
