@@ -179,6 +179,7 @@ class Gateway:
             up.auth = creds.shared_auth(up.name)
             up.shared_cfg = creds.shared_config(up.name)
             up.for_tenant = creds.opener(up.name)
+            up.exchange = creds.exchanger(up.name, self._token_exchange_failed)
         self._creds = creds
 
     def _upstream_auth_failed(self, upstream: str, tenant: str, why: str) -> None:
@@ -188,6 +189,17 @@ class Gateway:
         fields = {"mechanism": "credentials", "upstream": upstream, "detail": why}
         if tenant:
             fields["tenant"] = tenant
+        audit_event(self, "upstream_auth_failed", fields)
+
+    def _token_exchange_failed(self, upstream: str, tenant: str, subject: str, why: str) -> None:
+        """A call could not be made as its user (RFC 8693 token exchange refused or failed)."""
+        from manifold.security.alerts import audit_event
+
+        fields = {"mechanism": "token_exchange", "upstream": upstream, "detail": why}
+        if tenant:
+            fields["tenant"] = tenant
+        if subject:
+            fields["subject"] = subject
         audit_event(self, "upstream_auth_failed", fields)
 
     def spawn(self, coro: Any) -> asyncio.Task[Any]:

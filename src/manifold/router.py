@@ -46,6 +46,9 @@ class Router:
         if hmap:
             args = ctx.params.get("arguments")
             headers = param_headers(hmap, args if isinstance(args, dict) else {})
+        if up.exchange is not None:  # the call goes as its client's user (RFC 8693)
+            bearer = await up.exchange.header(ctx.client_token, ctx.principal, ctx.subject)
+            headers = {**headers, "Authorization": bearer} if headers else {"Authorization": bearer}
         timeout = up.cfg.tool_timeouts.get(ctx.route.name) if up.cfg.tool_timeouts else None
         return await up.request(
             ctx.method,

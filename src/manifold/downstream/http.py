@@ -263,6 +263,12 @@ class HttpFront:
         # front costs one attribute check per request more.
         self.auth: Authenticator | None = None
         self.auth_paths: tuple[str, ...] = ()
+        # Upstreams configured for RFC 8693 token exchange: the identity keeps the client's
+        # validated token (in memory only) for the credentials layer to exchange.
+        self.keep_token = any(
+            u.oauth is not None and u.oauth.token_exchange is not None
+            for u in self.gw.config.enabled_upstreams.values()
+        )
 
     # ----------------------------------------------------------------- lifecycle
 
@@ -408,7 +414,9 @@ class HttpFront:
         """The request's identity, or None when it was refused (401/403/400, answered here)."""
         assert self.auth is not None
         try:
-            return await self.auth.authenticate(req.headers.get("authorization"), req.query)
+            return await self.auth.authenticate(
+                req.headers.get("authorization"), req.query, self.keep_token
+            )
         except Exception as exc:
             from manifold.identity.authn import AuthError
 
@@ -690,7 +698,12 @@ class HttpFront:
                 frame, status = await self.gw.dispatcher.handle(down, msg, out.send)
             else:
                 frame, status = await self.gw.dispatcher.handle(
-                    down, msg, out.send, down.principal if legacy else who.tenant, who.subject
+                    down,
+                    msg,
+                    out.send,
+                    down.principal if legacy else who.tenant,
+                    who.subject,
+                    who.token,
                 )
         except asyncio.CancelledError:
             if req.disconnected.done():
