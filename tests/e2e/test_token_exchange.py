@@ -27,6 +27,7 @@ import pytest
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
+from mcp.types import Implementation
 
 from tests.e2e.test_upstream_oauth import as_state, audit_entries, login
 from tests.support import PY, SERVERS, free_port, gateway_http, http_server, write_config
@@ -49,9 +50,10 @@ def user_token(base: str, gateway_url: str, sub: str, ttl: float = 300) -> str:
     return token
 
 
-def client(url: str, token: str) -> Client:
+def client(url: str, token: str, name: str = "mcp") -> Client:
     http = httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"}, timeout=30)
-    return Client(streamable_http_client(url, http_client=http), cache=None)
+    info = Implementation(name=name, version="1")
+    return Client(streamable_http_client(url, http_client=http), cache=None, client_info=info)
 
 
 async def claims(c: Client) -> dict[str, str]:
@@ -86,6 +88,7 @@ def setup(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str, 
                 }
             },
             state={"path": str(tmp / "state" / "state.db")},
+            exposure={"mode": "passthrough", "clients": {"router-client": "router"}},
             # `whoami_claims` answers with the Authorization header it received; redaction
             # (on by default) would rightly hide it from the client.
             security={"audit": {"path": str(tmp / "audit.jsonl")}, "redaction": {"enabled": False}},
@@ -133,6 +136,21 @@ async def test_each_user_reaches_the_upstream_as_themselves(
     log = (tmp / "gw.log").read_text()
     assert alice not in log and bob not in log
     assert alice not in (tmp / "audit.jsonl").read_text()
+
+
+async def test_invoke_tool_hands_the_token_on(setup: tuple[str, str, Path]) -> None:
+    """A router client's `invoke_tool` reaches the upstream as its user too."""
+    base, url, _ = setup
+    frank = user_token(base, url, "frank")
+    async with asyncio.timeout(60), client(url, frank, "router-client") as c:
+        names = {t.name for t in (await c.list_tools()).tools}
+        assert "invoke_tool" in names and "prot__whoami_claims" not in names
+        res = await c.call_tool("invoke_tool", {"server": "prot", "tool": "whoami_claims"})
+        assert not res.is_error, res
+        text: str = res.content[0].text  # type: ignore[union-attr]
+    seen = json.loads(text)
+    assert seen["sub"] == "frank" and seen["authorization"].startswith("Bearer xt-")
+    assert frank not in as_state(base)["seen"]
 
 
 async def test_concurrent_calls_share_one_exchange(setup: tuple[str, str, Path]) -> None:

@@ -84,8 +84,8 @@ class TokenExchanger:
             raise self._fail(
                 principal,
                 subject,
-                "the client did not authenticate with an OAuth access token, which calls to "
-                "it are exchanged for",
+                "its calls go with a token exchanged for the client's OAuth access token, and this "
+                "client authenticated without one",
                 "no_subject_token",
             )
         now = time.time()
