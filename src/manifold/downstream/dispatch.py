@@ -121,6 +121,9 @@ class EnvelopeError(rpc.RpcError):
         self.status = status
 
 
+INVOKE = Route(GATEWAY, "invoke_tool")
+
+
 class Request:
     """One downstream request being handled."""
 
@@ -584,7 +587,7 @@ class Dispatcher:
                 ctx.era = up.session.era
             if r.token is not None and up.exchange is not None:
                 ctx.client_token = r.token  # only a call to an upstream that exchanges it
-        elif r.token is not None and route.upstream == GATEWAY:
+        elif r.token is not None and route == INVOKE:
             ctx.client_token = r.token  # invoke_tool hands it on to such an upstream alone
         if self.side_hooks is not None:
             sink.hooks = self.side_hooks
