@@ -224,3 +224,19 @@ async def test_refused_exchange_gives_the_documented_error(setup: tuple[str, str
     ]
     assert any(e.get("subject") == "mallory" and "refused" in e["detail"] for e in failed), failed
     assert mallory not in json.dumps(failed)
+
+
+async def test_an_exchanged_token_the_upstream_refuses_is_exchanged_anew(
+    setup: tuple[str, str, Path],
+) -> None:
+    base, url, _ = setup
+    gina = user_token(base, url, "gina")
+    async with asyncio.timeout(60), client(url, gina) as c:
+        first = await claims(c)
+        before = as_state(base)["exchanges"]
+        as_post(base, "expire")  # every token issued so far stops working at the upstream
+        second = await claims(c)  # refused (401): forgotten, exchanged again, called again
+        assert second["sub"] == "gina"
+        assert second["authorization"] != first["authorization"]
+        assert as_state(base)["exchanges"] == before + 1
+        assert (await claims(c))["authorization"] == second["authorization"]  # cached again

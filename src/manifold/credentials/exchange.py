@@ -107,6 +107,14 @@ class TokenExchanger:
             fut.add_done_callback(lambda f: self._done(key, f))
         return await asyncio.shield(fut)
 
+    def forget(self, token: ClientToken, bearer: str) -> None:
+        """The upstream refused `bearer` (revoked, expired early): the next call exchanges
+        the client's token anew."""
+        hit = self.cache.get(token.digest)
+        if hit is not None and hit[0] == bearer:
+            del self.cache[token.digest]
+            log.info("upstream %s refused an exchanged token: exchanging anew", self.upstream)
+
     def _done(self, key: bytes, fut: asyncio.Future[str]) -> None:
         self._inflight.pop(key, None)
         if not fut.cancelled():
