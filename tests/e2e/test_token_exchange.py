@@ -16,6 +16,9 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+import os
+import signal
+import time
 import urllib.parse
 import urllib.request
 from collections.abc import Iterator
@@ -30,7 +33,16 @@ from mcp.shared.exceptions import MCPError
 from mcp.types import Implementation
 
 from tests.e2e.test_upstream_oauth import as_state, audit_entries, login
-from tests.support import PY, SERVERS, free_port, gateway_http, http_server, write_config
+from tests.support import (
+    MANIFOLD,
+    PY,
+    SERVERS,
+    free_port,
+    gateway_http,
+    http_server,
+    stdio_upstream,
+    write_config,
+)
 
 API_KEY = "mf_key_client_without_a_token_0123"
 EXCHANGE_CLIENT = "gateway-exchange"
@@ -63,6 +75,39 @@ async def claims(c: Client) -> dict[str, str]:
     return seen
 
 
+def gw_config(tmp: Path, base: str, prot: bool = True, **top: Any) -> Path:
+    upstreams: dict[str, Any] = {"local": stdio_upstream("basic_server.py")}
+    if prot:
+        upstreams["prot"] = {
+            "url": f"{base}/mcp",
+            "oauth": {
+                "token_exchange": {
+                    "client_id": EXCHANGE_CLIENT,
+                    "client_secret": EXCHANGE_SECRET,
+                    "scopes": ["tools"],
+                }
+            },
+        }
+    return write_config(
+        tmp / "gw.yaml",
+        upstreams,
+        state={"path": str(tmp / "state" / "state.db")},
+        exposure={"mode": "passthrough", "clients": {"router-client": "router"}},
+        # `whoami_claims` answers with the Authorization header it received; redaction
+        # (on by default) would rightly hide it from the client.
+        security={"audit": {"path": str(tmp / "audit.jsonl")}, "redaction": {"enabled": False}},
+        auth={
+            "oauth": {
+                "issuer": base,
+                "jwks_url": f"{base}/jwks.json",
+                "required_scopes": ["mcp"],
+            },
+            "keys": [{"sha256": hashlib.sha256(API_KEY.encode()).hexdigest(), "tenant": "k"}],
+        },
+        **top,
+    )
+
+
 @pytest.fixture(scope="module")
 def setup(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str, Path]]:
     """(authorization server base URL, gateway /mcp URL, temp dir)."""
@@ -73,34 +118,7 @@ def setup(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str, 
     cmd = [PY, str(SERVERS / "oauth_server.py"), "--port", str(port)]
     cmd += ["--exchange-client", exchange_client]
     with http_server(cmd, f"{base}/_test/state", tmp / "as.log"):
-        config = write_config(
-            tmp / "gw.yaml",
-            {
-                "prot": {
-                    "url": f"{base}/mcp",
-                    "oauth": {
-                        "token_exchange": {
-                            "client_id": EXCHANGE_CLIENT,
-                            "client_secret": EXCHANGE_SECRET,
-                            "scopes": ["tools"],
-                        }
-                    },
-                }
-            },
-            state={"path": str(tmp / "state" / "state.db")},
-            exposure={"mode": "passthrough", "clients": {"router-client": "router"}},
-            # `whoami_claims` answers with the Authorization header it received; redaction
-            # (on by default) would rightly hide it from the client.
-            security={"audit": {"path": str(tmp / "audit.jsonl")}, "redaction": {"enabled": False}},
-            auth={
-                "oauth": {
-                    "issuer": base,
-                    "jwks_url": f"{base}/jwks.json",
-                    "required_scopes": ["mcp"],
-                },
-                "keys": [{"sha256": hashlib.sha256(API_KEY.encode()).hexdigest(), "tenant": "k"}],
-            },
-        )
+        config = gw_config(tmp, base)
         login(config, tmp / "login.log")  # the gateway's own login reads the catalog
         with gateway_http(config, tmp / "gw.log") as url:
             yield base, url, tmp
@@ -240,3 +258,33 @@ async def test_an_exchanged_token_the_upstream_refuses_is_exchanged_anew(
         assert second["authorization"] != first["authorization"]
         assert as_state(base)["exchanges"] == before + 1
         assert (await claims(c))["authorization"] == second["authorization"]  # cached again
+
+
+async def test_an_upstream_a_reload_adds_exchanges_too(
+    setup: tuple[str, str, Path], tmp_path: Path
+) -> None:
+    base, _, _ = setup
+    login(gw_config(tmp_path, base), tmp_path / "login.log")  # the new gateway's own login
+    config = gw_config(tmp_path, base, prot=False, reload={"watch": False})
+    port = free_port()
+    cmd = [MANIFOLD, "serve", "--config", str(config), "--port", str(port), "--log-level", "info"]
+    url = f"http://127.0.0.1:{port}/mcp"
+    log = tmp_path / "gw.log"
+    with http_server(cmd, f"http://127.0.0.1:{port}/health", log) as proc:
+        hank = user_token(base, url, "hank")
+        gw_config(tmp_path, base, reload={"watch": False})
+        os.kill(proc.pid, signal.SIGHUP)
+        deadline = time.monotonic() + 30
+        while "config reloaded" not in log.read_text():
+            assert time.monotonic() < deadline, log.read_text()
+            await asyncio.sleep(0.1)
+        async with asyncio.timeout(60), client(url, hank) as c:
+            while True:
+                try:
+                    seen = await claims(c)
+                    break
+                except MCPError as e:  # until the new upstream is connected
+                    assert "Unknown tool" in e.error.message, e.error.message
+                    assert time.monotonic() < deadline, log.read_text()
+                    await asyncio.sleep(0.2)
+        assert seen["sub"] == "hank" and seen["authorization"].startswith("Bearer xt-")

@@ -52,11 +52,13 @@ class UpstreamCredentials:
         cfg = self.config.upstreams[upstream]
         if cfg.oauth is None or cfg.oauth.token_exchange is None or cfg.url is None:
             return None
+        # The config refuses token exchange without auth.oauth; a reload that brings both
+        # applies auth after a restart: until then no client has a token and calls are refused.
         inbound = self.config.auth.oauth
-        assert inbound is not None  # the config refuses token exchange without auth.oauth
+        issuer = inbound.issuer if inbound is not None else ""
         from manifold.credentials.exchange import TokenExchanger
 
-        return TokenExchanger(upstream, cfg.url, cfg.oauth, inbound.issuer, on_failure)
+        return TokenExchanger(upstream, cfg.url, cfg.oauth, issuer, on_failure)
 
     def shared_auth(self, upstream: str) -> OAuthProvider | None:
         """The provider of the shared session (the one that reads the catalog)."""

@@ -263,12 +263,6 @@ class HttpFront:
         # front costs one attribute check per request more.
         self.auth: Authenticator | None = None
         self.auth_paths: tuple[str, ...] = ()
-        # Upstreams configured for RFC 8693 token exchange: the identity keeps the client's
-        # validated token (in memory only) for the credentials layer to exchange.
-        self.keep_token = any(
-            u.oauth is not None and u.oauth.token_exchange is not None
-            for u in self.gw.config.enabled_upstreams.values()
-        )
 
     # ----------------------------------------------------------------- lifecycle
 
@@ -415,7 +409,11 @@ class HttpFront:
         assert self.auth is not None
         try:
             return await self.auth.authenticate(
-                req.headers.get("authorization"), req.query, self.keep_token
+                # With an upstream configured for RFC 8693 token exchange, the identity keeps
+                # the client's validated token (in memory only) for the credentials layer.
+                req.headers.get("authorization"),
+                req.query,
+                self.gw.keep_client_tokens,
             )
         except Exception as exc:
             from manifold.identity.authn import AuthError
