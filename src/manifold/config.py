@@ -56,6 +56,23 @@ class ReplicaEndpoint(_Strict):
     headers: dict[str, str] | None = None
 
 
+class TokenExchangeConfig(_Strict):
+    """RFC 8693 token exchange (`upstreams.<name>.oauth.token_exchange`, docs/auth.md): each
+    call carries a token the authorization server issued for the calling user in exchange for
+    the client's own (validated) access token, never the client's token itself."""
+
+    # The gateway as a confidential client of the authorization server (HTTP Basic).
+    client_id: str = Field(min_length=1)
+    client_secret: str | None = None
+    # Unset: discovered from the metadata (RFC 8414) of `oauth.authorization_server`, else of
+    # the issuer of the clients' tokens (`auth.oauth.issuer`).
+    token_endpoint: str | None = Field(default=None, pattern=r"^https?://")
+    audience: str | None = None  # sent as `audience` besides `resource` (the upstream's URL)
+    scopes: list[str] = Field(default_factory=list)
+    # Exchanged tokens kept (one per client token; least recently used dropped).
+    cache_size: int = Field(default=1000, ge=1, le=1_000_000)
+
+
 class UpstreamOAuthConfig(_Strict):
     """The gateway as an OAuth 2.1 client of an HTTP upstream that requires it (docs/auth.md,
     "Credentials to upstream servers"): `manifold auth login <upstream>` gets the tokens."""
@@ -76,6 +93,18 @@ class UpstreamOAuthConfig(_Strict):
     # with its own token, in a session of its own; the catalog is read with `catalog_tenant`'s
     # login, or the login without --tenant.
     per_tenant: bool = False
+    # Calls carry a token exchanged for the calling client's own (RFC 8693); the login above
+    # still reads the catalog.
+    token_exchange: TokenExchangeConfig | None = None
+
+    @model_validator(mode="after")
+    def _exchange_ok(self) -> UpstreamOAuthConfig:
+        if self.token_exchange is not None and self.per_tenant:
+            raise ValueError(
+                "token_exchange: each call is made as its client's user; it cannot be combined "
+                "with per_tenant logins"
+            )
+        return self
 
 
 class ToolOverride(_Strict):
@@ -1052,6 +1081,21 @@ class GatewayConfig(_Strict):
                         f"tenants.profiles.{catalog}.credentials.{n}: needed by {where} "
                         "(its catalog is read as this tenant)"
                     )
+        return self
+
+    @model_validator(mode="after")
+    def _token_exchange_ok(self) -> GatewayConfig:
+        """Token exchange trades the clients' OAuth access tokens: it needs inbound OAuth."""
+        for name, u in self.upstreams.items():
+            if (
+                u.oauth is not None
+                and u.oauth.token_exchange is not None
+                and self.auth.oauth is None
+            ):
+                raise ValueError(
+                    f"upstreams.{name}.oauth.token_exchange: needs auth.oauth (the clients' "
+                    "access tokens are what is exchanged)"
+                )
         return self
 
     @field_validator("upstreams")

@@ -63,6 +63,9 @@ class Gateway:
         # under their own names ("name#2") when resilience/replicas.py picks one for a call.
         self.replicas: dict[str, Upstream] = {}
         self._creds: Any = None  # credentials to upstreams (`credentials/`), when configured
+        # An upstream exchanges its clients' tokens (RFC 8693): the HTTP front keeps a client's
+        # validated token on its identity (set by `_credentials`, at start or on a reload).
+        self.keep_client_tokens = False
         self.processes = ProcessBudget(config.max_processes, self.upstreams, self.replicas)
         for name, cfg in config.enabled_upstreams.items():
             self.upstreams[name] = self._make_upstream(name, cfg)
@@ -191,6 +194,9 @@ class Gateway:
             up.auth = creds.shared_auth(up.name)
             up.shared_cfg = creds.shared_config(up.name)
             up.for_tenant = creds.opener(up.name)
+            up.exchange = creds.exchanger(up.name, self._token_exchange_failed)
+            if up.exchange is not None:
+                self.keep_client_tokens = True
         self._creds = creds
 
     def _upstream_auth_failed(self, upstream: str, tenant: str, why: str) -> None:
@@ -200,6 +206,17 @@ class Gateway:
         fields = {"mechanism": "credentials", "upstream": upstream, "detail": why}
         if tenant:
             fields["tenant"] = tenant
+        audit_event(self, "upstream_auth_failed", fields)
+
+    def _token_exchange_failed(self, upstream: str, tenant: str, subject: str, why: str) -> None:
+        """A call could not be made as its user (RFC 8693 token exchange refused or failed)."""
+        from manifold.security.alerts import audit_event
+
+        fields = {"mechanism": "token_exchange", "upstream": upstream, "detail": why}
+        if tenant:
+            fields["tenant"] = tenant
+        if subject:
+            fields["subject"] = subject
         audit_event(self, "upstream_auth_failed", fields)
 
     def spawn(self, coro: Any) -> asyncio.Task[Any]:

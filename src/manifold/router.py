@@ -11,6 +11,7 @@ from manifold.catalog import Catalog
 from manifold.pipeline import CallContext, CallNext
 from manifold.protocol import jsonrpc as rpc
 from manifold.protocol.headers import param_headers
+from manifold.upstream.session import UpstreamError
 from manifold.upstream.supervisor import Upstream
 
 GATEWAY = "@manifold"  # route.upstream of the gateway's own tools (not a valid upstream name)
@@ -49,6 +50,8 @@ class Router:
             args = ctx.params.get("arguments")
             headers = param_headers(hmap, args if isinstance(args, dict) else {})
         timeout = up.cfg.tool_timeouts.get(ctx.route.name) if up.cfg.tool_timeouts else None
+        if up.exchange is not None:  # the call goes as its client's user (RFC 8693)
+            return await self._as_user(up, ctx, headers, timeout)
         return await up.request(
             ctx.method,
             ctx.params,
@@ -56,6 +59,48 @@ class Router:
             timeout=timeout,
             client_caps=ctx.client_caps,
             headers=headers,
+            client_key=ctx.session_key,
+            tenant=ctx.principal,
+        )
+
+    async def _as_user(
+        self,
+        up: Upstream,
+        ctx: CallContext,
+        headers: dict[str, str] | None,
+        timeout: float | None,
+    ) -> rpc.Incoming:
+        """A call with a token exchanged for its client's (`credentials/exchange.py`). An
+        exchanged token the upstream refuses (HTTP 401, before acting on the call) is forgotten
+        and the call made once more with a fresh exchange."""
+        exchange = up.exchange
+        assert exchange is not None
+        bearer = await exchange.header(ctx.client_token, ctx.principal, ctx.subject)
+        try:
+            return await self._send(up, ctx, headers, timeout, bearer)
+        except UpstreamError as e:
+            refused = isinstance(e.data, dict) and e.data.get("status") == 401
+            if not refused or ctx.client_token is None:
+                raise
+        exchange.forget(ctx.client_token, bearer)
+        bearer = await exchange.header(ctx.client_token, ctx.principal, ctx.subject)
+        return await self._send(up, ctx, headers, timeout, bearer)
+
+    @staticmethod
+    async def _send(
+        up: Upstream,
+        ctx: CallContext,
+        headers: dict[str, str] | None,
+        timeout: float | None,
+        bearer: str,
+    ) -> rpc.Incoming:
+        return await up.request(
+            ctx.method,
+            ctx.params,
+            sink=ctx.sink,
+            timeout=timeout,
+            client_caps=ctx.client_caps,
+            headers={**headers, "Authorization": bearer} if headers else {"Authorization": bearer},
             client_key=ctx.session_key,
             tenant=ctx.principal,
         )

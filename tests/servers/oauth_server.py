@@ -8,6 +8,13 @@
   code), `/token` (authorization_code with PKCE S256, refresh_token with rotation; access tokens
   live `--access-ttl` seconds; the device code grant), `/revoke` (RFC 7009),
   `/device_authorization` and `/device?user_code=X` (RFC 8628: visiting it approves the code).
+- RFC 8693 token exchange at `/token` for the confidential client `--exchange-client ID:SECRET`
+  (HTTP Basic): the `subject_token` must be a JWT this server signed (`/jwks.json`, RS256) and
+  still live; the token issued is good at `/mcp` for `resource`, and remembers the subject's
+  `sub` and the `aud` it was issued for, which the tool `whoami_claims` reports.
+  `POST /_test/user_token?sub=S&aud=A&ttl=N` signs a user's access token (a JWT for the
+  gateway, audience A); `POST /_test/deny?sub=S` refuses S's exchanges;
+  `POST /_test/exchange_delay?seconds=N` slows every exchange down.
 - for the tests: `GET /_test/state` (tokens issued, refreshes, tokens seen on /mcp),
   `POST /_test/expire` (every access token stops working now), `POST /_test/revoke` (every
   refresh and access token is revoked, as when the user withdraws the grant),
@@ -19,6 +26,7 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
 import base64
 import hashlib
 import json
@@ -27,7 +35,10 @@ import time
 import urllib.parse
 from typing import Any
 
+import jwt
 import uvicorn
+from cryptography.hazmat.primitives.asymmetric import rsa
+from jwt.algorithms import RSAAlgorithm
 from mcp.server.mcpserver import Context, MCPServer
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -38,6 +49,7 @@ parser = argparse.ArgumentParser()
 parser.add_argument("--port", type=int, required=True)
 parser.add_argument("--access-ttl", type=float, default=3600.0)
 parser.add_argument("--no-pkce", action="store_true", help="metadata without S256")
+parser.add_argument("--exchange-client", default="", help="ID:SECRET allowed to exchange tokens")
 args = parser.parse_args()
 ttl = {"access": args.access_ttl}  # `POST /_test/ttl?seconds=N` changes it for later tokens
 
@@ -50,7 +62,23 @@ devices: dict[str, dict[str, Any]] = {}  # device code -> {client_id, user_code,
 access: dict[str, float] = {}  # token -> expiry (time.time())
 refresh: dict[str, str] = {}  # refresh token -> client id
 issued: dict[str, list[str]] = {"access": [], "refresh": []}
-stats: dict[str, Any] = {"refreshes": 0, "refused_refreshes": 0, "seen": [], "unauthorized": 0}
+stats: dict[str, Any] = {
+    "refreshes": 0,
+    "refused_refreshes": 0,
+    "seen": [],
+    "unauthorized": 0,
+    "exchanges": 0,  # token exchanges granted
+    "exchange_requests": 0,  # token exchange requests, granted or not
+    "subject_tokens": [],  # the subject tokens presented
+}
+claims: dict[str, dict[str, str]] = {}  # access token -> {sub, aud} of exchanged tokens
+denied: set[str] = set()  # subjects whose exchanges are refused
+delay = {"exchange": 0.0}
+SIGNING_KEY = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+JWK = {**RSAAlgorithm.to_jwk(SIGNING_KEY.public_key(), as_dict=True), "kid": "as-1", "alg": "RS256"}
+EXCHANGE_ID, _, EXCHANGE_SECRET = args.exchange_client.partition(":")
+TOKEN_EXCHANGE = "urn:ietf:params:oauth:grant-type:token-exchange"
+ACCESS_TOKEN_TYPE = "urn:ietf:params:oauth:token-type:access_token"
 
 mcp = MCPServer(name="protected", version="1.0.0")
 
@@ -60,6 +88,15 @@ def whoami(ctx: Context) -> str:
     """The bearer token this call carried."""
     headers = {k.lower(): v for k, v in (ctx.headers or {}).items()}
     return headers.get("authorization", "")
+
+
+@mcp.tool()
+def whoami_claims(ctx: Context) -> str:
+    """The bearer token this call carried, and the `sub` and `aud` it was issued for."""
+    headers = {k.lower(): v for k, v in (ctx.headers or {}).items()}
+    value = headers.get("authorization", "")
+    tok = value[7:] if value.startswith("Bearer ") else ""
+    return json.dumps({"authorization": value, **claims.get(tok, {})})
 
 
 @mcp.tool()
@@ -89,9 +126,10 @@ async def asm(_r: Request) -> JSONResponse:
             "token_endpoint": f"{BASE}/token",
             "registration_endpoint": f"{BASE}/register",
             "revocation_endpoint": f"{BASE}/revoke",
+            "jwks_uri": f"{BASE}/jwks.json",
             "device_authorization_endpoint": f"{BASE}/device_authorization",
             "response_types_supported": ["code"],
-            "grant_types_supported": ["authorization_code", "refresh_token"],
+            "grant_types_supported": ["authorization_code", "refresh_token", TOKEN_EXCHANGE],
             "code_challenge_methods_supported": [] if args.no_pkce else ["S256"],
             "token_endpoint_auth_methods_supported": ["none"],
         }
@@ -178,8 +216,81 @@ def _issue(cid: str) -> JSONResponse:
     )
 
 
+async def jwks(_r: Request) -> JSONResponse:
+    return JSONResponse({"keys": [JWK]})
+
+
+async def user_token(r: Request) -> JSONResponse:
+    """A user's access token for the gateway (a JWT signed with this server's key)."""
+    q = r.query_params
+    now = int(time.time())
+    payload = {
+        "iss": BASE,
+        "aud": q["aud"],
+        "sub": q["sub"],
+        "scope": "mcp",
+        "iat": now,
+        "exp": now + int(float(q.get("ttl", "300"))),
+    }
+    return JSONResponse(
+        {
+            "access_token": jwt.encode(
+                payload, SIGNING_KEY, algorithm="RS256", headers={"kid": "as-1"}
+            )
+        }
+    )
+
+
+async def token_exchange(r: Request, form: dict[str, Any]) -> JSONResponse:
+    stats["exchange_requests"] += 1
+    auth = r.headers.get("authorization", "")
+    try:
+        pair = base64.b64decode(auth[6:]).decode() if auth.startswith("Basic ") else ""
+    except ValueError:
+        pair = ""
+    cid, _, secret = (urllib.parse.unquote(p) for p in pair.partition(":"))
+    if not EXCHANGE_ID or cid != EXCHANGE_ID or secret != EXCHANGE_SECRET:
+        return _error("invalid_client", 401)
+    if form.get("subject_token_type") != ACCESS_TOKEN_TYPE:
+        return _error("invalid_request", desc="subject_token_type must be an access token")
+    resource = form.get("resource")
+    if resource != RESOURCE:
+        return _error("invalid_target", desc=f"resource {resource!r}")
+    subject = str(form.get("subject_token", ""))
+    stats["subject_tokens"].append(subject)
+    try:
+        decoded = jwt.decode(
+            subject,
+            SIGNING_KEY.public_key(),
+            algorithms=["RS256"],
+            issuer=BASE,
+            options={"verify_aud": False, "require": ["exp", "sub"]},
+        )
+    except jwt.PyJWTError as e:
+        return _error("invalid_grant", desc=f"subject token refused: {e}")
+    if decoded["sub"] in denied:
+        return _error("invalid_grant", desc=f"{decoded['sub']} may not act at {resource}")
+    if delay["exchange"]:
+        await asyncio.sleep(delay["exchange"])
+    stats["exchanges"] += 1
+    tok = "xt-" + secrets.token_urlsafe(24)
+    access[tok] = time.time() + ttl["access"]
+    claims[tok] = {"sub": decoded["sub"], "aud": str(form.get("audience") or resource)}
+    issued["access"].append(tok)
+    return JSONResponse(
+        {
+            "access_token": tok,
+            "issued_token_type": ACCESS_TOKEN_TYPE,
+            "token_type": "Bearer",
+            "expires_in": ttl["access"],
+        }
+    )
+
+
 async def token(r: Request) -> JSONResponse:
     form = dict(await r.form())
+    if form.get("grant_type") == TOKEN_EXCHANGE:
+        return await token_exchange(r, form)
     cid = str(form.get("client_id", ""))
     if cid not in clients:
         return _error("invalid_client", 401)
@@ -238,6 +349,16 @@ async def test_ttl(r: Request) -> JSONResponse:
     return JSONResponse(ttl)
 
 
+async def test_deny(r: Request) -> JSONResponse:
+    denied.add(r.query_params["sub"])
+    return JSONResponse({"denied": sorted(denied)})
+
+
+async def test_exchange_delay(r: Request) -> JSONResponse:
+    delay["exchange"] = float(r.query_params["seconds"])
+    return JSONResponse(delay)
+
+
 async def test_revoke(_r: Request) -> JSONResponse:
     n = len(refresh)
     refresh.clear()
@@ -254,6 +375,10 @@ auth_app = Starlette(
         Route("/device_authorization", device_authorization, methods=["POST"]),
         Route("/device", device_page),
         Route("/token", token, methods=["POST"]),
+        Route("/jwks.json", jwks),
+        Route("/_test/user_token", user_token, methods=["POST"]),
+        Route("/_test/deny", test_deny, methods=["POST"]),
+        Route("/_test/exchange_delay", test_exchange_delay, methods=["POST"]),
         Route("/revoke", revoke, methods=["POST"]),
         Route("/_test/state", test_state),
         Route("/_test/expire", test_expire, methods=["POST"]),

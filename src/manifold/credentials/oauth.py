@@ -196,6 +196,23 @@ def _authorization_server(issuer: str, timeout: float) -> dict[str, Any]:
     raise OAuthError(f"no authorization server metadata for {issuer} (tried {', '.join(urls)})")
 
 
+def token_endpoint_of(issuer: str, timeout: float) -> str:
+    """The token endpoint in the metadata of the authorization server `issuer`."""
+    meta = _authorization_server(issuer, timeout)
+    endpoint = meta.get("token_endpoint")
+    if not isinstance(endpoint, str) or not endpoint.startswith(("https://", "http://")):
+        raise OAuthError(f"the metadata of {issuer} names no token endpoint")
+    return endpoint
+
+
+def token_request(
+    endpoint: str, form: dict[str, str], client_id: str, client_secret: str | None, timeout: float
+) -> dict[str, Any]:
+    """One call to a token endpoint (any grant): its JSON answer, or OAuthError (with the
+    server's `error` code when it refused, without when it could not be used)."""
+    return _token_call(endpoint, form, client_id, client_secret, timeout)
+
+
 def pkce_pair() -> tuple[str, str]:
     """A PKCE code verifier and its S256 challenge."""
     verifier = secrets.token_urlsafe(48)

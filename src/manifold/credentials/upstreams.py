@@ -4,12 +4,16 @@ config and provider a tenant's own session opens with (`tenant.py`)."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from manifold.config import ConfigError, GatewayConfig, UpstreamConfig
 from manifold.credentials.provider import OAuthProvider
 from manifold.credentials.tenant import TENANT_REASON, TenantCredentials
 from manifold.credentials.tokenstore import TokenStore, TokenStoreError
 from manifold.protocol import jsonrpc as rpc
+
+if TYPE_CHECKING:
+    from manifold.credentials.exchange import FailureHook, TokenExchanger
 
 # A principal -> (its session key, "" for the shared session; its config; its provider)
 TenantOpener = Callable[[str], tuple[str, UpstreamConfig, OAuthProvider | None]]
@@ -40,6 +44,21 @@ class UpstreamCredentials:
             p = OAuthProvider(upstream, cfg.oauth, self.store, login, self.on_failure)
             self._providers[(upstream, login)] = p
         return p
+
+    def exchanger(
+        self, upstream: str, on_failure: FailureHook | None = None
+    ) -> TokenExchanger | None:
+        """RFC 8693 token exchange for `upstream`'s calls, when configured (`exchange.py`)."""
+        cfg = self.config.upstreams[upstream]
+        if cfg.oauth is None or cfg.oauth.token_exchange is None or cfg.url is None:
+            return None
+        # The config refuses token exchange without auth.oauth; a reload that brings both
+        # applies auth after a restart: until then no client has a token and calls are refused.
+        inbound = self.config.auth.oauth
+        issuer = inbound.issuer if inbound is not None else ""
+        from manifold.credentials.exchange import TokenExchanger
+
+        return TokenExchanger(upstream, cfg.url, cfg.oauth, issuer, on_failure)
 
     def shared_auth(self, upstream: str) -> OAuthProvider | None:
         """The provider of the shared session (the one that reads the catalog)."""

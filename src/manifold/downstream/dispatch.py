@@ -47,6 +47,7 @@ if TYPE_CHECKING:
 
     from manifold.catalog import Catalog
     from manifold.config import GatewayConfig
+    from manifold.credentials.client_token import ClientToken
     from manifold.downstream.cursor import Cursors
     from manifold.economy.exposure import Exposure
     from manifold.economy.savings import Savings
@@ -123,10 +124,23 @@ class EnvelopeError(rpc.RpcError):
         self.status = status
 
 
+INVOKE = Route(GATEWAY, "invoke_tool")
+
+
 class Request:
     """One downstream request being handled."""
 
-    __slots__ = ("id", "meta", "method", "out", "params", "principal", "session", "subject")
+    __slots__ = (
+        "id",
+        "meta",
+        "method",
+        "out",
+        "params",
+        "principal",
+        "session",
+        "subject",
+        "token",
+    )
 
     def __init__(
         self,
@@ -138,11 +152,13 @@ class Request:
         out: Send,
         principal: str | None = None,
         subject: str = "",
+        token: ClientToken | None = None,
     ) -> None:
         self.session = session
         # Who asks: the front's authenticated principal, else the session's (stdio: local).
         self.principal = session.principal if principal is None else principal
         self.subject = subject
+        self.token = token  # the client's access token, kept only for token exchange
         self.id = rid
         self.method = method
         self.params = params
@@ -212,6 +228,7 @@ class Dispatcher:
         out: Send,
         principal: str | None = None,
         subject: str = "",
+        token: ClientToken | None = None,
     ) -> tuple[bytes, int]:
         """Answer one request: (response frame, HTTP status for front ends that have one).
         `principal` and `subject`: who the front authenticated (default: the session's)."""
@@ -227,7 +244,7 @@ class Dispatcher:
             if handler is None:
                 raise rpc.RpcError(rpc.METHOD_NOT_FOUND, f"Method not found: {method}")
             result = await handler(
-                Request(session, rid, method, params, modern_meta, out, principal, subject)
+                Request(session, rid, method, params, modern_meta, out, principal, subject, token)
             )
         except EnvelopeError as e:
             return rpc.encode_error(rid, e.code, e.message, e.data), e.status
@@ -569,10 +586,15 @@ class Dispatcher:
         ctx.principal = r.principal
         ctx.subject = r.subject
         up = self.gw.upstreams.get(route.upstream)
-        if up is not None and up.session is not None:
-            ctx.era = up.session.era
-        elif self.gw.replicas:  # the upstream itself never started: a replica's, if one is up
-            ctx.era = self.gw.era_of(route.upstream)
+        if up is not None:
+            if up.session is not None:
+                ctx.era = up.session.era
+            elif self.gw.replicas:  # the upstream itself never started: a replica's, if one is up
+                ctx.era = self.gw.era_of(route.upstream)
+            if r.token is not None and up.exchange is not None:
+                ctx.client_token = r.token  # only a call to an upstream that exchanges it
+        elif r.token is not None and route == INVOKE:
+            ctx.client_token = r.token  # invoke_tool hands it on to such an upstream alone
         if self.side_hooks is not None:
             sink.hooks = self.side_hooks
             sink.upstream = route.upstream

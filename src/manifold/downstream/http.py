@@ -408,7 +408,13 @@ class HttpFront:
         """The request's identity, or None when it was refused (401/403/400, answered here)."""
         assert self.auth is not None
         try:
-            return await self.auth.authenticate(req.headers.get("authorization"), req.query)
+            return await self.auth.authenticate(
+                # With an upstream configured for RFC 8693 token exchange, the identity keeps
+                # the client's validated token (in memory only) for the credentials layer.
+                req.headers.get("authorization"),
+                req.query,
+                self.gw.keep_client_tokens,
+            )
         except Exception as exc:
             from manifold.identity.authn import AuthError
 
@@ -690,7 +696,12 @@ class HttpFront:
                 frame, status = await self.gw.dispatcher.handle(down, msg, out.send)
             else:
                 frame, status = await self.gw.dispatcher.handle(
-                    down, msg, out.send, down.principal if legacy else who.tenant, who.subject
+                    down,
+                    msg,
+                    out.send,
+                    down.principal if legacy else who.tenant,
+                    who.subject,
+                    who.token,
                 )
         except asyncio.CancelledError:
             if req.disconnected.done():

@@ -433,6 +433,10 @@ class GatewayTools:
             inner.fields = fields
         inner.session_key = ctx.session_key
         inner.principal = ctx.principal  # per-principal rules (policy) apply to the inner call
+        inner.subject = ctx.subject
+        target = self.gw.upstreams.get(server) if ctx.client_token is not None else None
+        if target is not None and target.exchange is not None:
+            inner.client_token = ctx.client_token  # token exchange (credentials/exchange.py)
         return await self.gw.pipeline(inner)
 
     def read_result(self, args: dict[str, Any]) -> rpc.Incoming:

@@ -18,8 +18,10 @@
   refetch is allowed, and a token refused as not valid yet (`nbf`) is not kept.
 - Tokens in the query string are refused: they end up in logs and browser histories.
 
-The client's token is used here and nowhere else: nothing downstream of the front sees it, so
-it is never forwarded to an upstream.
+The client's token is never forwarded to an upstream. Only when an upstream is configured for
+RFC 8693 token exchange does the front keep a validated JWT on the request's identity
+(`Identity.token`, a `ClientToken`, kept out of `repr` and equality), so that the credentials
+layer can trade it for a token of the upstream's own (`credentials/exchange.py`).
 """
 
 from __future__ import annotations
@@ -30,11 +32,14 @@ import os
 import time
 from collections import OrderedDict
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl
 
 from manifold.config import AuthConfig, OAuthConfig
+
+if TYPE_CHECKING:
+    from manifold.credentials.client_token import ClientToken
 
 log = logging.getLogger("manifold.auth")
 
@@ -46,6 +51,8 @@ class Identity:
     tenant: str  # the principal the hooks, limits and policy match
     subject: str  # who within the tenant (token `sub`, or the key's name)
     scopes: frozenset[str] = frozenset()
+    # The validated JWT, only for token exchange (`authenticate(keep_token=True)`).
+    token: ClientToken | None = field(default=None, compare=False, repr=False, hash=False)
 
     @property
     def key(self) -> str:
@@ -244,7 +251,11 @@ class Authenticator:
 
     # ----------------------------------------------------------------- requests
 
-    async def authenticate(self, authorization: str | None, query: str) -> Identity:
+    async def authenticate(
+        self, authorization: str | None, query: str, keep_token: bool = False
+    ) -> Identity:
+        """The request's identity. `keep_token`: an identity from a JWT carries the token
+        (`Identity.token`) for token exchange; an API key's never does."""
         if query and _query_has_token(query):
             raise AuthError(
                 400,
@@ -271,7 +282,7 @@ class Authenticator:
         if hit is not None:
             if hit[1] > time.time():
                 self.cache.move_to_end(digest)
-                return hit[0]
+                return _with_token(hit[0], token, digest, hit[1]) if keep_token else hit[0]
             del self.cache[digest]
         if self.jwt is None or token.count(".") != 2:
             raise AuthError(401, "invalid_token", "unknown API key or token")
@@ -298,7 +309,7 @@ class Authenticator:
         self.cache[digest] = (ident, exp)
         if len(self.cache) > self.max_cached:
             self.cache.popitem(last=False)
-        return ident
+        return _with_token(ident, token, digest, exp) if keep_token else ident
 
     def challenge(self, e: AuthError) -> str:
         """The `WWW-Authenticate` value for a refusal."""
@@ -336,6 +347,12 @@ class Authenticator:
         if oauth.required_scopes:
             doc["scopes_supported"] = list(oauth.required_scopes)
         return doc
+
+
+def _with_token(ident: Identity, token: str, digest: bytes, exp: float) -> Identity:
+    from manifold.credentials.client_token import ClientToken
+
+    return replace(ident, token=ClientToken(token, digest, exp))
 
 
 def _split_url(url: str) -> tuple[str, str, str]:

@@ -7,13 +7,16 @@ empty chain costs nothing: the terminal is called directly.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from manifold.catalog import Route
 from manifold.protocol.eras import Era
 from manifold.protocol.jsonrpc import Incoming
 from manifold.upstream.session import CallSink
+
+if TYPE_CHECKING:
+    from manifold.credentials.client_token import ClientToken
 
 
 @dataclass(slots=True)
@@ -33,6 +36,9 @@ class CallContext:
     era: Era | None = None  # the upstream's protocol era (None: not connected yet, or local)
     subject: str = ""  # who within the principal (a key's name, a token's sub; "" on stdio)
     replica: str = ""  # the replica of route.upstream that serves it ("": the upstream itself)
+    # The client's validated access token, set only on a call to an upstream configured for
+    # token exchange (the router trades it for the upstream's own); never in repr.
+    client_token: ClientToken | None = field(default=None, repr=False)
 
 
 CallNext = Callable[[CallContext], Awaitable[Incoming]]

@@ -103,6 +103,9 @@ class HttpTransport:
                 headers["Mcp-Name"] = encode_value(name)
             if extra:
                 headers.update(extra)
+        elif extra is not None and "Authorization" in extra:
+            # A call's own token (token exchange): on legacy requests too.
+            headers = {**headers, "Authorization": extra["Authorization"]}
         task = asyncio.ensure_future(self._post(frame, request_id, headers, method))
         if request_id is not None:
             self._posts[request_id] = task
@@ -114,7 +117,7 @@ class HttpTransport:
     ) -> None:
         resp = None
         try:
-            if self.auth is not None:
+            if self.auth is not None and "Authorization" not in headers:
                 resp = await self._authorized("POST", headers, frame)
             else:
                 resp = await self._pool.request("POST", headers, frame)

@@ -34,6 +34,7 @@ from manifold.upstream.stdio import StdioTransport, child_environment
 from manifold.upstream.transport import Transport, TransportClosed
 
 if TYPE_CHECKING:
+    from manifold.credentials.exchange import TokenExchanger
     from manifold.upstream.http import AuthProvider
 
     # Per-tenant credentials (`credentials/upstreams.py`): a principal -> its session key ("":
@@ -110,6 +111,9 @@ class Upstream:
         # Per-tenant credentials: a session per tenant (`_tenant_session`); the shared one
         # opens with `shared_cfg` (the catalog tenant's values).
         self.for_tenant = for_tenant
+        # RFC 8693 token exchange (`credentials/exchange.py`), or None: what each call of a
+        # client with an access token carries instead of the shared session's token.
+        self.exchange: TokenExchanger | None = None
         self.shared_cfg = shared_cfg or cfg
         self._tenants: dict[str, UpstreamSession] = {}
         self._tenant_starts: dict[str, asyncio.Task[UpstreamSession]] = {}
