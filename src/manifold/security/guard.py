@@ -133,6 +133,8 @@ _DATA = (
     r"(?:" + _SECRET_DATA + r"|chats?|files|attachments|data|emails|documents|contents|messages|"
     r"details|information|personal)"
 )
+# The start of a line, past a comment, list or quote marker (code comments, lists, tables).
+_LINE_START = r"(?:^|\n)[ \t]*(?:#+|//+|/?\*+|--|-|\||•|>|\d{1,3}[.)])?[ \t]*"
 # Who an order in a tool result is addressed to: the model that reads it.
 _ADDRESSEE = (
     r"(?:ai|a\.i\.|assistant|model|agent|llm|chatbot|copilot|gpt|language model|summari[sz]er|"
@@ -261,7 +263,10 @@ _ENGLISH: list[tuple[str, float, str]] = [
     (
         "directive",
         0.7,
-        _I + r"(?:^|[\n.!?;>\"'(\[*]\s*|\b(?:dear|hey|hi|hello|attention|note to|message to|"
+        _I
+        + r"(?:"
+        + _LINE_START
+        + r"|[\n.!?;>\"'(\[*]\s*|\b(?:dear|hey|hi|hello|attention|note to|message to|"
         r"notice to|reminder to|instructions? (?:to|for)|notes? for|message for|to) "
         r"(?:the |any |all |every |our |my |whatever |an? )?)"
         + _ADDRESSEE
@@ -281,7 +286,9 @@ _ENGLISH: list[tuple[str, float, str]] = [
         "directive",
         0.55,
         _I
-        + r"(?:^|[\n.!?;>\"'(\[*]\s*)"
+        + r"(?:"
+        + _LINE_START
+        + r"|[\n.!?;>\"'(\[*]\s*)"
         + _ADDRESSEE
         + r"\s*:\s*(?:[a-z']+ ){0,2}?"
         + _IMPERATIVE
@@ -930,6 +937,8 @@ class Scanner:
         # count: a text of nested carriers cannot make the scan recurse or repeat without end.
         hidden = list(islice(self._hidden(text, v), _MAX_HIDDEN)) if depth <= _MAX_DEPTH else []
         norm = unicodedata.normalize("NFKC", text.translate(_STRIP)).casefold()
+        if "\\" in norm:  # JSON, iCalendar or CSV text inside a text: its escapes read as such
+            norm = norm.replace("\\r\\n", "\n").replace("\\n", "\n").replace('\\"', '"')
         fold = norm.translate(_CONFUSABLE)
         if _MIXED.search(norm) is not None and len(_MIXED.findall(norm)) >= 2:
             v.add("homoglyph", 0.35)
