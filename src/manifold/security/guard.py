@@ -298,8 +298,8 @@ _ENGLISH: list[tuple[str, float, str]] = [
         "directive",
         0.7,
         _I + r"\b(?:the|any|all|every|each) " + _ADDRESSEE + r"(?: (?:that|which|who) "
-        r"(?:reads?|process(?:es)?|summari[sz]es?|sees?|parses?)[^.!?\n]{0,40}| (?:reading|"
-        r"processing|summari[sz]ing|parsing|seeing|quoting|translating|answering)[^.!?\n]{0,40})"
+        r"(?:reads?|process(?:es)?|summari[sz]es?|sees?|parses?)[^.!?\n]*| (?:reading|"
+        r"processing|summari[sz]ing|parsing|seeing|quoting|translating|answering)[^.!?\n]*)"
         r" (?:must|should|shall|has to|have to|needs? to|is (?:required|expected|instructed|"
         r"asked|told|hereby \w+) to|will now|is to|ought to)\b",
     ),
@@ -316,7 +316,7 @@ _ENGLISH: list[tuple[str, float, str]] = [
         "directive",
         0.6,
         _I + r"\bas an? (?:ai|language model|llm|assistant|ai (?:agent|assistant|model)|"
-        r"agent|automated \w+|privileged agent)\b[^.!?\n]{0,40}\byou (?:must|should|are to|"
+        r"agent|automated \w+|privileged agent)\b[^.!?\n]*\byou (?:must|should|are to|"
         r"have to|need to|will)\b",
     ),
     (
@@ -324,11 +324,13 @@ _ENGLISH: list[tuple[str, float, str]] = [
         0.45,
         _I + r"\b(?:when|whenever|before|after|while|once|if|as) you (?:summari[sz]e|answer|reply|"
         r"respond|translate|rank|rate|generate|write (?:your|the) (?:answer|reply|summary)|"
-        r"quote|process|read)\w*\b[^.!?\n]*,\s*(?:[a-z']+ ){0,3}?" + _IMPERATIVE + r"\b|\b(?:in|at "
+        r"quote|process|read)\w*\b[^.!?\n]*,\s*(?:also |then |first |always )?(?:send|forward|"
+        r"include|add|tell|say|call|run|save|remember|copy|insert|mention|recommend|claim|state|"
+        r"report|append|change|ignore|omit|replace|put|post)\b|\b(?:in|at "
         r"the end of|end|start|begin|sign) (?:your|every|each) (?:answer|reply|response|summary|"
         r"output|message)s?\b[^.!?\n]*\b(?:must|should|with|say|claim|state|include|add|"
         r"mention|tell|link|recommend)\b|\bbefore (?:you )?(?:answer|reply|respond|continu|"
-        r"proceed)\w*,? (?:you )?(?:must |should |first |please )*" + _IMPERATIVE + r"\b|\byour "
+        r"proceed)\w*,? (?:you )?(?:must|should|first|need to|have to)\b|\byour "
         r"(?:next|final|first|last|real|hidden) (?:step|action|task)\b[^.!?\n]*\b"
         r"(?:is|:)",
     ),
@@ -373,17 +375,17 @@ _ENGLISH: list[tuple[str, float, str]] = [
         "escalation",
         0.5,
         _I + r"\b(?:you|the (?:assistant|agent|model|ai)|your (?:account|role|permissions|"
-        r"privileges|operator level|access))\b[^.!?\n]{0,30}\b(?:now |hereby |been |are |is |"
+        r"privileges|operator level|access))\b[^.!?\n]*\b(?:now |hereby |been |are |is |"
         r"were |have |has )+(?:granted |given |running as |in |upgraded(?: to)? |elevated(?: to)? |"
         r"an? )?(?:admin(?:istrator)?|root|superuser|elevated|unrestricted|privileged|full|"
-        r"owner|system|maintenance|developer|god)\b[^.!?\n]{0,20}\b(?:privileges?|rights|"
+        r"owner|system|maintenance|developer|god)\b[^.!?\n]*\b(?:privileges?|rights|"
         r"access|permissions|mode|level|role)\b",
     ),
     (
         "escalation",
         0.45,
         _I + r"\b(?:disable|turn off|switch off|skip|bypass|lift|suspend|remove|ignore)\w*\b"
-        r"[^.!?\n]{0,30}\b(?:safety|security|confirmation|approval|audit|allow-?list|human "
+        r"[^.!?\n]*\b(?:safety|security|confirmation|approval|audit|allow-?list|human "
         r"(?:approval|review)|consent|permission) ?(?:checks?|prompts?|steps?|logs?|policy|"
         r"filters?|requirements?|of tools)\b|\b(?:auto-?approve|pre-?approved|no longer "
         r"(?:need|require)s? (?:approval|confirmation|consent))\b|\bwithout (?:asking|"
@@ -752,8 +754,10 @@ _TRIGGERS_EN = [
     r"webhook",
     r"\bcurl\b",
     r"\b(?:send|forward|email|upload|post|transmit|mail)\w{0,3}\b[^.\n]{0,80}\bto\s",
-    r"\b(?:send|forward|e-?mail|upload|post|transmit|mail|copy|append|submit|deliver|route|leak)"
-    r"\w{0,3}\b[^\n]{0,160}(?:https?://|ftp://|[\w.+-]+@[\w-]+\.)",
+    r"\b(?:send|forward|e-?mail|upload|post|transmit|mail|copy|append|submit|deliver|route|leak|"
+    r"exfiltrat|paste|share|attach|include|put|encode|write|mirror|export|sync|zip|publish|dump|"
+    r"pipe|relay|report)\w{0,3}\b[^\n]{0,160}(?:https?://|s?ftp://|[\w.+-]+@[\w-]+\.|webhook|"
+    r"gist|pastebin|dns)",
     r"(?:your|the) (?:new|real|actual|true|updated|only|primary) (?:task|objective|goal|purpose|"
     r"mission|role|instructions?|directive|orders?)",
     r"new (?:instructions?|directives?|rules|policy|orders?)\s*:",
@@ -792,19 +796,15 @@ _TRIGGERS_EN = [
     r"(?:next|other|future|every|all) (?:ai|assistant|agent|model|bot|llm|code assistant|"
     r"ci agent)",
     r"(?:you|the (?:assistant|agent|model|ai)|your (?:account|role|permissions|privileges|"
-    r"operator level|access))\b[^.\n]{0,30}(?:granted|given|running as|upgraded|elevated|"
+    r"operator level|access))\b[^.\n]*(?:granted|given|running as|upgraded|elevated|"
     r"admin|root|superuser|unrestricted|privileged|owner|maintenance|developer|god)",
-    r"(?:disable|turn off|switch off|skip|bypass|lift|suspend|remove|ignore)\w*\b[^.\n]{0,30}"
+    r"(?:disable|turn off|switch off|skip|bypass|lift|suspend|remove|ignore)\w*\b[^.\n]*"
     r"(?:safety|security|confirmation|approval|audit|allow-?list|human|consent|permission)",
     r"auto-?approve|pre-?approved|no longer (?:need|require)|without (?:asking|confirmation|"
     r"approval|consent|review)",
     r"(?:tell|inform|warn|remind|ask|convince|advise|instruct|persuade|urge|notify|assure) "
     r"(?:the |this |our )?(?:user|reader|customer|caller|victim|recipient)",
     r"(?:regardless of|whatever|no matter what|irrespective of) (?:what )?(?:the|it says|they)",
-    r"\b(?:send|forward|e-?mail|mail|upload|post|transmit|exfiltrat|leak|copy|paste|append|"
-    r"submit|deliver|route|share|attach|include|put|encode|write|mirror|export|sync|zip|publish|"
-    r"dump|pipe|relay|report)\w{0,3}\b[^\n]{0,200}(?:https?://|s?ftp://|[\w.+-]+@[\w-]+\.|"
-    r"webhook|gist|pastebin|dns)",
     # base64 with a letter hex does not use (a hash is not text), hex of printable ASCII
     r"[A-Za-z0-9+/_-]{12,}[G-Zg-z+/_][A-Za-z0-9+/_-]{11,}",
     r"(?:[2-7][0-9a-fA-F][ :]?){16,}",
