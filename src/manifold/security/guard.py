@@ -14,6 +14,15 @@ reach the thresholds:
   text addressed to the model ("note to the AI", "if you are an LLM"; never decisive alone).
   These are damped when the text is visibly *about* such phrases (a security article quoting
   them, a Q&A explaining them) and nothing else points at the model.
+- `directive`, `model-directed`: an order to the model recognised by its structure: the model
+  addressed by a vocative at the start of a sentence or line ("Assistant, ...", "# AI agent,
+  ...", "Note to the AI reading this page: ...") or in the third person with a modal ("any
+  agent processing this must ...") followed by an imperative; phrasings only a model is the
+  reader of ("when you summarise this, ...", "in your answer ...", "you must now ...").
+  `persistence`, `propagation`, `escalation`, `user-directed`: what such an order goes after
+  (memory and all future chats; copying the text into every other document; admin rights or
+  approvals turned off; telling the user to log in, pay or believe something); medium signals
+  that decide with another. All damped in a reporting frame, which is local to its line.
 - `role-impersonation`: chat-template tokens (`<|im_start|>`, `[INST]`, `<<SYS>>`,
   `<|start_header_id|>`, `<start_of_turn>`), `<system>` tags, fake `System:` / `Human:` /
   `Assistant:` turns followed by orders. JSON such as `"role": "system"` in code is not a turn.
@@ -41,7 +50,8 @@ reach the thresholds:
 - `encoded`: base64 and hex runs that decode to text, ROT13, reversed text, letter-spaced
   words: each decoded form is scored again, and counts when it holds an instruction.
 - `multilingual`: the same families (override, reveal, new role, secrecy, exfiltration) in
-  17 languages, from `data/injection_phrases.json` (RE2 patterns).
+  17 languages, from `data/injection_phrases.json` (RE2 patterns); the goal families (call a
+  tool, persist, tell the user, escalate, spread) and a vocative in eight of them.
 
 Decisions: `score >= block` refuses (a tool result becomes `isError: true` with a short
 explanation and no payload; `resources/read` and `prompts/get` get JSON-RPC error -32603 with
