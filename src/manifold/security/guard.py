@@ -14,6 +14,15 @@ reach the thresholds:
   text addressed to the model ("note to the AI", "if you are an LLM"; never decisive alone).
   These are damped when the text is visibly *about* such phrases (a security article quoting
   them, a Q&A explaining them) and nothing else points at the model.
+- `directive`, `model-directed`: an order to the model recognised by its structure: the model
+  addressed by a vocative at the start of a sentence or line ("Assistant, ...", "# AI agent,
+  ...", "Note to the AI reading this page: ...") or in the third person with a modal ("any
+  agent processing this must ...") followed by an imperative; phrasings only a model is the
+  reader of ("when you summarise this, ...", "in your answer ...", "you must now ...").
+  `persistence`, `propagation`, `escalation`, `user-directed`: what such an order goes after
+  (memory and all future chats; copying the text into every other document; admin rights or
+  approvals turned off; telling the user to log in, pay or believe something); medium signals
+  that decide with another. All damped in a reporting frame, which is local to its line.
 - `role-impersonation`: chat-template tokens (`<|im_start|>`, `[INST]`, `<<SYS>>`,
   `<|start_header_id|>`, `<start_of_turn>`), `<system>` tags, fake `System:` / `Human:` /
   `Assistant:` turns followed by orders. JSON such as `"role": "system"` in code is not a turn.
@@ -41,7 +50,8 @@ reach the thresholds:
 - `encoded`: base64 and hex runs that decode to text, ROT13, reversed text, letter-spaced
   words: each decoded form is scored again, and counts when it holds an instruction.
 - `multilingual`: the same families (override, reveal, new role, secrecy, exfiltration) in
-  17 languages, from `data/injection_phrases.json` (RE2 patterns).
+  17 languages, from `data/injection_phrases.json` (RE2 patterns); the goal families (call a
+  tool, persist, tell the user, escalate, spread) and a vocative in eight of them.
 
 Decisions: `score >= block` refuses (a tool result becomes `isError: true` with a short
 explanation and no payload; `resources/read` and `prompts/get` get JSON-RPC error -32603 with
@@ -104,7 +114,7 @@ _THREAD_CHARS: Final = 256 * 1024  # a result text longer than this is scored in
 
 _I = "(?i)"
 _VERBS = (
-    r"(?:ignor(?:e|ing)|disregard(?:ing)?|forget(?:ting)?|overrid(?:e|ing)|"
+    r"(?:ignor(?:e|ing)|disregard(?:ing)?|forget(?:ting)?|overrid(?:e|es|ing)|"
     r"bypass(?:ing)?|throw away|discard|drop|abandon|set aside|skip over|neglect|"
     r"pay no (?:attention|heed) to|stop (?:following|obeying)|do not (?:follow|obey)|"
     r"don't (?:follow|obey)|no longer (?:follow|obey)|supersedes?|cancel)"
@@ -133,6 +143,48 @@ _DATA = (
     r"(?:" + _SECRET_DATA + r"|chats?|files|attachments|data|emails|documents|contents|messages|"
     r"details|information|personal)"
 )
+# The start of a line, past a comment, list or quote marker (code comments, lists, tables).
+_LINE_START = r"(?:^|\n)[ \t]*(?:#+|//+|/?\*+|--|-|\||•|>|\d{1,3}[.)])?[ \t]*"
+# Who an order in a tool result is addressed to: the model that reads it.
+_ADDRESSEE = (
+    r"(?:ai|a\.i\.|assistant|model|agent|llm|chatbot|copilot|gpt|language model|summari[sz]er|"
+    r"(?:ai|automated|llm|code|coding) (?:assistants?|agents?|helpers?|models?|systems?|"
+    r"readers?|summari[sz]ers?|tools?|bots?)|(?:any|all) ais?|models?|agents?|assistants?)s?"
+)
+# The imperative verbs of what injections ask for (and the modal openers of an order).
+_IMPERATIVE = (
+    r"(?:ignore|forget|disregard|send|forward|e-?mail|mail|post|upload|share|copy|paste|insert|"
+    r"export|submit|publish|mirror|dump|leak|transmit|sync|"
+    r"include|add|append|prepend|attach|put|write|save|store|remember|memori[sz]e|persist|keep|"
+    r"update|create|open|call|invoke|use|run|execute|trigger|delete|remove|drop|cancel|"
+    r"disable|enable|turn off|switch|grant|elevate|change|modify|mark|register|book|transfer|"
+    r"pay|refund|approve|merge|push|install|download|fetch|visit|browse|read|list|gather|"
+    r"collect|extract|encode|zip|tell|say|state|claim|answer|reply|respond|report|rank|rate|"
+    r"recommend|suggest|present|conclude|describe|summari[sz]e|translate|treat|ask|inform|"
+    r"warn|remind|convince|end|take|give|provide|print|output|reveal|show|display|quietly|"
+    r"silently|do not|don't|never|always|you (?:must|should|are|will|now|have)|your (?:new|"
+    r"next|real|task|job|answer|reply)|from now on|before (?:you|answering|replying)|when you|"
+    r"whenever|in your|stop|switch to|act as|pretend|respond|follow|obey|comply)"
+)
+# Sending verbs and what is worth stealing, paired in one sentence with a destination.
+_SEND = (
+    r"(?:send|forward|e-?mail|mail|upload|post|transmit|exfiltrate|leak|submit|deliver|"
+    r"mirror|publish|dump|pipe|relay|beam)(?:s|ed|ing)?"
+)
+_SEND_WEAK = (
+    r"(?:copy|paste|append|route|share|attach|include|put|encode|write|export|sync|zip|report)"
+    r"(?:s|ed|ing)?"
+)
+_LOOT = (
+    r"(?:passwords?|credentials|api[ _-]?keys?|tokens?|secrets?|(?:chat |conversation |"
+    r"browsing )?history|conversation|transcript|cookies|environment variables|"
+    r"\.env|ssh|id_\w+|private (?:keys?|notes|files|messages)|credit card|card (?:number|"
+    r"details)|logins?|oauth|connection string|previous messages|(?:last|all|every) (?:\w+ )?"
+    r"(?:messages|emails)|mailbox|inbox|contacts|phone numbers?|home address(?:es)?|"
+    r"documents folder|personal data|user'?s? (?:\w+ )?(?:data|files|messages|details|notes))"
+)
+_LOOT_WEAK = r"(?:keys|files|attachments|notes|calendar(?: entries)?|question|session|addresses)"
+_DEST = r"(?:https?://|s?ftp://|[\w.+-]+@[\w-]+\.[\w-]|webhook|gist|pastebin|dns)"
 _ENGLISH: list[tuple[str, float, str]] = [
     # (reason, weight, RE2 pattern over the folded text)
     ("override", 0.8, _I + _OVERRIDE),
@@ -214,6 +266,212 @@ _ENGLISH: list[tuple[str, float, str]] = [
         r"\b(?: now| immediately| also| always| silently)? (?:ignore|forget|send|forward|email|"
         r"upload|reveal|delete|remove|transfer|execute|run|call|reply|respond|output|print|add|"
         r"include|recommend|rank|give|say|tell|close|comply|disable|stop|append|render|post)",
+    ),
+    # Orders aimed at the model that reads the text, recognised by their structure rather than
+    # by known phrasings: who is addressed (the model, by a vocative or in the third person),
+    # in what mood (an imperative, "you must"), and what is asked (one of the goals below).
+    (
+        "directive",
+        0.7,
+        _I
+        + r"(?:"
+        + _LINE_START
+        + r"|[\n.!?;>\"'(\[*]\s*|\b(?:dear|hey|hi|hello|attention|note to|message to|"
+        r"notice to|reminder to|instructions? (?:to|for)|notes? for|message for|to) "
+        r"(?:the |any |all |every |our |my |whatever |an? )?)"
+        + _ADDRESSEE
+        + r"\s*(?:,|--|\x{2014}|\x{2013})"
+        r"\s*(?:[a-z']+ ){0,3}?" + _IMPERATIVE + r"\b",
+    ),
+    (
+        "directive",
+        0.7,
+        _I + r"\b(?:dear|hey|hello|attention|note to|message to|notice to|reminder (?:to|for)|"
+        r"instructions? (?:to|for)|notes? for|message for|p\.?s\.? (?:to|for)) (?:the |any |all |"
+        r"every |our |my |whatever |an? )?" + _ADDRESSEE + r"(?: (?:reading|processing|"
+        r"summari[sz]ing|parsing|that reads?|who reads?) (?:this|these|the) \w+)?\s*"
+        r"(?:,|:|--|\x{2014}|\x{2013})[^.!?\n]*\b(?:you|your|" + _IMPERATIVE + r")\b",
+    ),
+    (
+        "directive",
+        0.55,
+        _I
+        + r"(?:"
+        + _LINE_START
+        + r"|[\n.!?;>\"'(\[*]\s*)"
+        + _ADDRESSEE
+        + r"\s*:\s*(?:[a-z']+ ){0,2}?"
+        + _IMPERATIVE
+        + r"\b",
+    ),
+    (
+        "directive",
+        0.7,
+        _I + r"\b(?:the|any|all|every|each) " + _ADDRESSEE + r"(?: (?:that|which|who) "
+        r"(?:reads?|process(?:es)?|summari[sz]es?|sees?|parses?)[^.!?\n]*| (?:reading|"
+        r"processing|summari[sz]ing|parsing|seeing|quoting|translating|answering)[^.!?\n]*)"
+        r" (?:must|should|shall|has to|have to|needs? to|is (?:required|expected|instructed|"
+        r"asked|told|hereby \w+) to|will now|is to|ought to)\b",
+    ),
+    (
+        "directive",
+        0.5,
+        _I + r"\b(?:the|any|all|every|each) " + _ADDRESSEE + r" (?:must|should|shall|has to|"
+        r"have to|needs? to|is (?:required|expected|instructed|asked|told|hereby \w+) to|will "
+        r"now|is to|ought to)(?: now| also| always| immediately| silently| quietly| first)? "
+        + _IMPERATIVE
+        + r"\b",
+    ),
+    (
+        "directive",
+        0.6,
+        _I + r"\bas an? (?:ai|language model|llm|assistant|ai (?:agent|assistant|model)|"
+        r"agent|automated \w+|privileged agent)\b[^.!?\n]*\byou (?:must|should|are to|"
+        r"have to|need to|will)\b",
+    ),
+    (
+        "model-directed",
+        0.45,
+        _I + r"\b(?:when|whenever|before|after|while|once|if|as) you (?:summari[sz]e|answer|reply|"
+        r"respond|translate|rank|rate|generate|write (?:your|the) (?:answer|reply|summary)|"
+        r"quote|process|read)\w*\b[^.!?\n]*,\s*(?:also |then |first |always )?(?:send|forward|"
+        r"include|add|tell|say|call|run|save|remember|copy|insert|mention|recommend|claim|state|"
+        r"report|append|change|ignore|omit|replace|put|post)\b|\b(?:in|at "
+        r"the end of|end|start|begin|sign) (?:your|every|each) (?:answer|reply|response|summary|"
+        r"output|message)s?\b[^.!?\n]*\b(?:must|should|with|say|claim|state|include|add|"
+        r"mention|tell|link|recommend)\b|\bbefore (?:you )?(?:answer|reply|respond|continu|"
+        r"proceed)\w*,? (?:you )?(?:must|should|first|need to|have to)\b|\byour "
+        r"(?:next|final|first|last|real|hidden) (?:step|action|task)\b[^.!?\n]*\b"
+        r"(?:is|:)",
+    ),
+    (
+        "model-directed",
+        0.45,
+        _I + r"\byou (?:must|are (?:required|expected|instructed|obliged|authori[sz]ed|"
+        r"permitted|hereby \w+)|will now|shall now|need to now|must now)\b(?: now| also| first|"
+        r" immediately| silently| quietly)? (?:to )?" + _IMPERATIVE + r"\b",
+    ),
+    # what such an order goes after (goals): each is only a medium signal on its own
+    (
+        "persistence",
+        0.5,
+        _I + r"\b(?:save|store|write|add|put|keep|record|remember|memori[sz]e|persist|note|"
+        r"register|insert|update)\w*\b[^.!?\n]*\b(?:(?:long-term|persistent|permanent|saved|"
+        r"system|your) (?:memory|memories|profile|instructions|preferences)|(?:to|in|into) "
+        r"(?:your|the assistant'?s?|its) memory|custom instructions|memory tool|saved "
+        r"instructions|(?:all|every|any) (?:future|later|subsequent|new) (?:conversations?|"
+        r"sessions?|chats?)|permanently|for(?:ever| good)|from this point on)\b|"
+        r"\b(?:remember|memori[sz]e)\b[^.!?\n]*\b(?:for all|in (?:all|every)|permanently|"
+        r"forever|future)\b",
+    ),
+    (
+        "propagation",
+        0.55,
+        _I + r"\b(?:copy|paste|insert|include|append|prepend|add|embed|post|forward|write|put|"
+        r"repeat|reproduce|spread|replicate|tweet|save)\w*\b[^.!?\n]*\b(?:this|these|the "
+        r"following|the same) (?:whole |entire |exact |same )?(?:paragraph|text|message|note|"
+        r"instructions?|block|snippet|lines?|entry|row|comment|prompt|payload|email)\b"
+        r"[^.!?\n]*\b(?:every|each|all|any|other|future|everyone|all of)\b",
+    ),
+    (
+        "propagation",
+        0.55,
+        _I + r"\b(?:so (?:that )?|and )?(?:the next|other|future|every|all) (?:ai|assistants?|"
+        r"agents?|models?|bots?|llms?|code assistants?|ci agents?)(?: that \w+ (?:it|this))?"
+        r" (?:will )?(?:follow|obey|act on|see|read|pick|receive|use) (?:it|them|this|these|"
+        r"the instructions)",
+    ),
+    (
+        "escalation",
+        0.5,
+        _I + r"\b(?:you|the (?:assistant|agent|model|ai)|your (?:account|role|permissions|"
+        r"privileges|operator level|access))\b[^.!?\n]*\b(?:now |hereby |been |are |is |"
+        r"were |have |has )+(?:granted |given |running as |in |upgraded(?: to)? |elevated(?: to)? |"
+        r"an? )?(?:admin(?:istrator)?|root|superuser|elevated|unrestricted|privileged|full|"
+        r"owner|system|maintenance|developer|god)\b[^.!?\n]*\b(?:privileges?|rights|"
+        r"access|permissions|mode|level|role)\b",
+    ),
+    (
+        "escalation",
+        0.45,
+        _I + r"\b(?:disable|turn off|switch off|skip|bypass|lift|suspend|remove|ignore)\w*\b"
+        r"[^.!?\n]*\b(?:safety|security|confirmation|approval|audit|allow-?list|human "
+        r"(?:approval|review)|consent|permission) ?(?:checks?|prompts?|steps?|logs?|policy|"
+        r"filters?|requirements?|of tools)\b|\b(?:auto-?approve|pre-?approved|no longer "
+        r"(?:need|require)s? (?:approval|confirmation|consent))\b|\bwithout (?:asking|"
+        r"confirmation|approval|consent|review|asking (?:for|the user))\b[^.!?\n]*$",
+    ),
+    (
+        "user-directed",
+        0.4,
+        _I + r"\b(?:tell|inform|warn|remind|ask|convince|advise|instruct|persuade|urge|notify)"
+        r"\b (?:the |this |our )?(?:user|reader|customer|caller|victim|recipient)s?\b[^.!?\n]*"
+        r"\b(?:password|log ?in|credentials|card|cvv|pin|2fa|otp|backup codes|seed phrase|bank|"
+        r"passport|identity|install|download|disable|pay|verify|confirm|enter|paste|grant|"
+        r"click|suspended|blocked|expired|call|buy|invest|purchase|sign up|subscribe|visit|"
+        r"switch|transfer|wire)\w*\b",
+    ),
+    (
+        "user-directed",
+        0.45,
+        _I + r"\b(?:tell|inform|assure|convince) (?:the |this )?(?:user|reader|customer)s?\b"
+        r"[^.!?\n]*\b(?:regardless|whatever|no matter|irrespective|even if|even though|despite|"
+        r"always|never|only)\b|\b(?:regardless of|whatever|no matter what|irrespective of) "
+        r"(?:what )?(?:the (?:other|findings|report|reviews?|invite|text|table|tracking|"
+        r"document|data|numbers|figures)|it says|they say)\b[^.!?\n]*\b(?:say|tell|claim|state|"
+        r"report|answer|reply|conclude|respond|rate|recommend)\b",
+    ),
+    (
+        "exfil-url",
+        0.6,
+        _I + r"\b" + _SEND + r"\b[^.!?\n]*\b" + _LOOT + r"\b(?:[^.!?\n]|[.!?]\S)*" + _DEST,
+    ),
+    (
+        "exfil-url",
+        0.6,
+        _I + r"\b" + _LOOT + r"\b[^.!?\n]*\b" + _SEND + r"\b(?:[^.!?\n]|[.!?]\S)*" + _DEST,
+    ),
+    (
+        "exfil-url",
+        0.45,
+        _I
+        + r"\b(?:"
+        + _SEND
+        + r"|"
+        + _SEND_WEAK
+        + r")\b[^.!?\n]*\b(?:"
+        + _LOOT
+        + r"|"
+        + _LOOT_WEAK
+        + r")\b(?:[^.!?\n]|[.!?]\S)*"
+        + _DEST,
+    ),
+    (
+        "exfil-url",
+        0.45,
+        _I
+        + r"\b(?:"
+        + _SEND
+        + r"|"
+        + _SEND_WEAK
+        + r")\b[^.!?\n]*\b"
+        + _LOOT
+        + r"\b[^.!?\n]*\b(?:to|into|in|as|through|"
+        r"via|with) (?:a |an |the |your |this )?(?:public|comment|reply|answer|issue|url|link|"
+        r"image|request|form|field|query|body|gist|note|tool)\b",
+    ),
+    # instructions a document gives its human reader ("forget the old instructions on the
+    # wiki", "ignore the delivery instructions"): an override of those is no injection by itself
+    (
+        "_docref",
+        0.01,
+        _I + r"\b(?:instructions|rules|guidelines|directions|steps|procedure)\s+(?:on|in|from) "
+        r"(?:the |this |that |our |my )?(?:old |previous |former |other )?(?:wiki|page|docs?|"
+        r"documentation|readme|manual|runbook|confluence|ticket|e-?mail|mail|box|label|site|"
+        r"website|forum|post|thread|sheet|guide|handbook|pdf|leaflet|packaging|intranet)\b|"
+        r"\b(?:shipping|delivery|installation|install|washing|assembly|cooking|baking|care|setup|"
+        r"build|packing|payment|billing|travel|parking|dosage|cleaning|return) (?:instructions|"
+        r"directions|rules|guidelines)\b",
     ),
     # role impersonation
     (
@@ -332,7 +590,8 @@ _ENGLISH: list[tuple[str, float, str]] = [
         0.5,
         _I + r"\b(?:do not|don't|never|must not|without) (?:tell|telling|inform|informing|notify|"
         r"notifying|mention|mentioning|reveal|revealing|disclose|disclosing|alert|alerting|"
-        r"bother|bothering|let)\b[^.!?\n]*\bthe user\b|\b(?:the user|they) (?:must|should|"
+        r"bother|bothering|let)\b[^.!?\n]*\bthe user\b(?:\s*(?:$|[.,;:!?)\n])|\s+(?:about|that|"
+        r"what|anything|you|of|this|it|know|why|how|where)\b)|\b(?:the user|they) (?:must|should|"
         r"does|do|will|need) (?:not|never|n't)\b[^.!?\n]*\b(?:know|be told|see|notice|"
         r"need to know|be informed)\b|\b(?:hidden|secret) from the user\b|\bsilently\b"
         r"[^.!?\n]*\b(?:include|send|add|forward|call|copy|pass|run)\b|\bwithout the "
@@ -356,6 +615,8 @@ _ENGLISH: list[tuple[str, float, str]] = [
     ),
 ]
 
+# A line break inside a sentence (hard-wrapped text): the patterns pair words within a line.
+_WRAPPED = re2.compile(r"([a-z,;'])\n([a-z])")
 _ADDRESS = re2.compile(r"(?:https?|ftp)://\S|[\w.+-]+@[\w-]+\.\w")
 
 # A text visibly *about* injections: a security article, an explanation, a test fixture.
@@ -364,11 +625,32 @@ _REPORTING = re2.compile(
     r"phrases? (?:like|such as)|for example|e\.g\.|example payloads?|our (?:filter|scanner)|"
     r"flags? (?:inputs?|text|content)|jailbreak attempts?|in the wild|security bulletin|"
     r"security (?:team|research)|mitigations?|defenders?|owasp|catalogu?ed|means ['\"]|"
-    r"incident report|what does ['\"]|a common phrase|tricked by)"
+    r"incident report|what does ['\"]|a common phrase|tricked by|red[- ]team\w*|pen-?test\w*|"
+    r"testers?|bug bounty|(?:was|were|is|are|got) (?:refused|blocked|flagged|detected|caught|"
+    r"quarantined)|(?:the )?(?:model|assistant|agent|gateway|filter) (?:refused|ignored|"
+    r"flagged|blocked)|(?:a|the|this) (?:page|mail|e-?mail|document|ticket|review|message|"
+    r"comment) (?:said|says|contained|contains|read|asked)|the (?:string|payload|phrase|line) "
+    r"['\"]|threat model|phishing (?:simulation|test)s?|(?:awareness|training) "
+    r"(?:module|quiz|video|course))"
 )
 # How much a damped reason keeps of its weight in a reporting frame.
 _DAMP: Final = 0.2
-_DAMPED = frozenset({"override", "role-impersonation", "multilingual", "addressed", "jailbreak"})
+_FRAME_LINES: Final = 2000  # a framed text of more lines is damped as a whole
+_DAMPED = frozenset(
+    {
+        "override",
+        "role-impersonation",
+        "multilingual",
+        "addressed",
+        "jailbreak",
+        "directive",
+        "model-directed",
+        "persistence",
+        "propagation",
+        "escalation",
+        "user-directed",
+    }
+)
 
 # --------------------------------------------------------------------- hidden carriers
 
@@ -482,8 +764,10 @@ _TRIGGERS_EN = [
     r"webhook",
     r"\bcurl\b",
     r"\b(?:send|forward|email|upload|post|transmit|mail)\w{0,3}\b[^.\n]{0,80}\bto\s",
-    r"\b(?:send|forward|e-?mail|upload|post|transmit|mail|copy|append|submit|deliver|route|leak)"
-    r"\w{0,3}\b[^\n]{0,160}(?:https?://|ftp://|[\w.+-]+@[\w-]+\.)",
+    r"\b(?:send|forward|e-?mail|upload|post|transmit|mail|copy|append|submit|deliver|route|leak|"
+    r"exfiltrat|paste|share|attach|include|put|encode|write|mirror|export|sync|zip|publish|dump|"
+    r"pipe|relay|report)\w{0,3}\b[^\n]{0,160}(?:https?://|s?ftp://|[\w.+-]+@[\w-]+\.|webhook|"
+    r"gist|pastebin|dns)",
     r"(?:your|the) (?:new|real|actual|true|updated|only|primary) (?:task|objective|goal|purpose|"
     r"mission|role|instructions?|directive|orders?)",
     r"new (?:instructions?|directives?|rules|policy|orders?)\s*:",
@@ -500,6 +784,37 @@ _TRIGGERS_EN = [
     r"(?:chat|conversation) history",
     r"rm -rf",
     r"\bdelete (?:all|every)",
+    # orders addressed to the model, and the goals they ask for (see "directive" above)
+    r"\b(?:ai|assistants?|models?|agents?|llms?|chatbot|copilot|gpt|summari[sz]ers?|bots?)"
+    r"\s*(?:,|:|--|\x{2014}|\x{2013})",
+    r"\b(?:the|any|all|every|each) (?:ai|assistant|model|agent|llm|chatbot)s? (?:must|should|"
+    r"shall|has to|have to|needs? to|is (?:required|expected|instructed|asked|told|hereby|to)|"
+    r"will now|ought|that|which|who|reading|processing|summari|parsing|seeing|quoting|"
+    r"translating|answering)",
+    r"\bas an? (?:ai|language model|llm|assistant|agent|automated|privileged)",
+    r"(?:when|whenever|before|after|while|once|if|as) you (?:summari|answer|reply|respond|"
+    r"translate|rank|rate|generate|write|quote|process|read)",
+    r"(?:your|every|each) (?:answer|reply|response|summary|output)",
+    r"before (?:you )?(?:answer|reply|respond|continu|proceed)",
+    r"your (?:next|final|first|last|real|hidden) (?:step|action|task)",
+    r"you (?:must|are (?:required|expected|instructed|obliged|authori|permitted|hereby)|"
+    r"will now|shall now|need to now)",
+    r"memor|remember|custom instructions|permanently|forever|for good|from this point on|"
+    r"(?:future|later|subsequent) (?:conversation|session|chat)",
+    r"(?:this|these|the following|the same) (?:whole |entire |exact |same )?(?:paragraph|text|"
+    r"message|note|instruction|block|snippet|line|entry|row|comment|prompt|payload|email)",
+    r"(?:next|other|future|every|all) (?:ai|assistant|agent|model|bot|llm|code assistant|"
+    r"ci agent)",
+    r"(?:you|the (?:assistant|agent|model|ai)|your (?:account|role|permissions|privileges|"
+    r"operator level|access))\b[^.\n]*(?:granted|given|running as|upgraded|elevated|"
+    r"admin|root|superuser|unrestricted|privileged|owner|maintenance|developer|god)",
+    r"(?:disable|turn off|switch off|skip|bypass|lift|suspend|remove|ignore)\w*\b[^.\n]*"
+    r"(?:safety|security|confirmation|approval|audit|allow-?list|human|consent|permission)",
+    r"auto-?approve|pre-?approved|no longer (?:need|require)|without (?:asking|confirmation|"
+    r"approval|consent|review)",
+    r"(?:tell|inform|warn|remind|ask|convince|advise|instruct|persuade|urge|notify|assure) "
+    r"(?:the |this |our )?(?:user|reader|customer|caller|victim|recipient)",
+    r"(?:regardless of|whatever|no matter what|irrespective of) (?:what )?(?:the|it says|they)",
     # base64 with a letter hex does not use (a hash is not text), hex of printable ASCII
     r"[A-Za-z0-9+/_-]{12,}[G-Zg-z+/_][A-Za-z0-9+/_-]{11,}",
     r"(?:[2-7][0-9a-fA-F][ :]?){16,}",
@@ -527,6 +842,12 @@ _ML_WEIGHTS: Final = {
     "newrole": ("multilingual", 0.45),
     "secrecy": ("secrecy", 0.5),
     "exfil": ("exfil-url", 0.5),
+    "tool": ("directive", 0.6),
+    "persist": ("persistence", 0.5),
+    "telluser": ("user-directed", 0.45),
+    "escalate": ("escalation", 0.5),
+    "spread": ("propagation", 0.55),
+    "addressee": ("addressed", 0.45),
 }
 
 
@@ -626,6 +947,8 @@ class Scanner:
         # count: a text of nested carriers cannot make the scan recurse or repeat without end.
         hidden = list(islice(self._hidden(text, v), _MAX_HIDDEN)) if depth <= _MAX_DEPTH else []
         norm = unicodedata.normalize("NFKC", text.translate(_STRIP)).casefold()
+        if "\\" in norm:  # JSON, iCalendar or CSV text inside a text: its escapes read as such
+            norm = norm.replace("\\r\\n", "\n").replace("\\n", "\n").replace('\\"', '"')
         fold = norm.translate(_CONFUSABLE)
         if _MIXED.search(norm) is not None and len(_MIXED.findall(norm)) >= 2:
             v.add("homoglyph", 0.35)
@@ -633,9 +956,7 @@ class Scanner:
             v.add("homoglyph", 0.25)
         found = self._phrases(fold, norm, surface)
         if found.reasons and _REPORTING.search(fold) is not None and not _pointed(found):
-            for r in list(found.reasons):
-                if r in _DAMPED:
-                    found.reasons[r] *= _DAMP
+            found = self._framed(fold, norm, surface, found)
         v.merge(found)
         for payload in hidden:
             inner = Verdict()
@@ -653,11 +974,15 @@ class Scanner:
 
     def _phrases(self, fold: str, norm: str, surface: str) -> Verdict:
         found = Verdict()
-        for i in self._en_set.Match(fold) or ():
+        hits = set(self._en_set.Match(fold) or ())
+        if _WRAPPED.search(fold) is not None:  # hard-wrapped prose (a PDF, a mail): unwrapped too
+            hits.update(self._en_set.Match(_WRAPPED.sub(r"\1 \2", fold)) or ())
+        for i in hits:
             reason, weight = self._english[i]
             if reason == "poison-marker" and surface == "description":
                 weight += 0.2
             found.add(reason, weight)
+        docref = found.reasons.pop("_docref", None) is not None
         # In a definition, secrecy or a sensitive target is what tool poisoning looks like.
         if surface == "description" and (
             "secrecy" in found.reasons or "sensitive" in found.reasons
@@ -673,7 +998,42 @@ class Scanner:
         if ml.reasons.get("exfil-url", 0.0) and _ADDRESS.search(norm) is not None:
             ml.add("exfil-url", 0.7)  # an order to send data, and where to
         found.merge(ml)
+        if docref and "override" in found.reasons:
+            # the instructions are a document's (a wiki's, a parcel's), not the model's
+            found.reasons["override"] = min(found.reasons["override"], 0.45)
+            found.reasons.pop("multilingual", None)  # the same words, read as French
         return found
+
+    def _framed(self, fold: str, norm: str, surface: str, found: Verdict) -> Verdict:
+        """The verdict with what a reporting frame quotes damped, line by line.
+
+        A line is framed when it, or the line before it, reports ("researchers found
+        payloads such as ..."): the signals of its own phrases are damped. An order on a line
+        of its own far from any such frame (an injection at the end of a long article that
+        mentions attacks somewhere) keeps its weight. A text of more lines than
+        `_FRAME_LINES` is damped as a whole, as is a signal no single line holds.
+        """
+        lines = fold.split("\n")
+        nlines = norm.split("\n")
+        out = Verdict()
+        if len(lines) == 1 or len(lines) > _FRAME_LINES or len(lines) != len(nlines):
+            for r, w in found.reasons.items():
+                out.add(r, w * _DAMP if r in _DAMPED else w)
+            return out
+        local = Verdict()
+        prev = False
+        for lf, ln in zip(lines, nlines, strict=True):
+            if not lf.strip():
+                continue
+            here = _REPORTING.search(lf) is not None
+            sub = self._phrases(lf, ln, surface)
+            for r, w in sub.reasons.items():
+                if r in _DAMPED:
+                    local.add(r, w * _DAMP if here or prev else w)
+            prev = here
+        for r, w in found.reasons.items():
+            out.add(r, min(w, local.reasons.get(r, w * _DAMP)) if r in _DAMPED else w)
+        return out
 
     def _hidden(self, text: str, v: Verdict) -> Iterator[str]:
         """What the text hides from a human reader (the carriers are signals themselves)."""
