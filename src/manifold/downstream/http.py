@@ -258,6 +258,7 @@ class HttpFront:
         self.server = HttpServer(self.handle, Limits.from_config(cfg))
         self._sweeper: asyncio.Task[None] | None = None
         self._starting: asyncio.Task[None] | None = None
+        self.loop: asyncio.AbstractEventLoop | None = None
         self.url = ""
         # Inbound authentication (identity/authn.py), only when configured: without it the
         # front costs one attribute check per request more.
@@ -267,6 +268,7 @@ class HttpFront:
     # ----------------------------------------------------------------- lifecycle
 
     async def start(self) -> None:
+        self.loop = asyncio.get_running_loop()
         auth = self.gw.config.auth
         if auth.enabled:  # before binding: no request is ever served unauthenticated
             from manifold.identity.authn import Authenticator
@@ -670,7 +672,7 @@ class HttpFront:
         """Run the request in this task; side traffic turns the answer into an SSE stream (kept
         for resumption in `legacy`'s replay, for a request of a legacy session)."""
         rid = msg["id"]
-        task = asyncio.current_task()
+        task = asyncio.current_task(self.loop)  # given the loop: no lookup of the running one
         assert task is not None
         out = _Answer(resp, extra, legacy, self.stream_limits)
         if cancel_on_disconnect:
@@ -688,7 +690,7 @@ class HttpFront:
                     down, msg, out.send, down.principal if legacy else who.tenant, who.subject
                 )
         except asyncio.CancelledError:
-            if req.disconnected.done():
+            if req.gone:
                 log.info("client closed the stream of request %r: cancelled", rid)
                 raise
             task.uncancel()  # cancelled by the client's notifications/cancelled: no answer
@@ -768,7 +770,7 @@ class HttpFront:
             for seq, frame in missed:
                 await self._stream_write(resp, sse_event(f"{stream.name}.{seq}", frame), stall)
                 sent = seq
-            while not s.down.closed and not req.disconnected.done():
+            while not s.down.closed and not req.gone:
                 if follower.over:
                     raise _StreamBehind(f"more than {max_buffer} bytes waiting")
                 if follower.pending:

@@ -118,7 +118,16 @@ class _Refuse(Exception):
 
 
 class Request:
-    __slots__ = ("body", "disconnected", "headers", "method", "on_disconnect", "path", "query")
+    __slots__ = (
+        "_disconnected",
+        "body",
+        "gone",
+        "headers",
+        "method",
+        "on_disconnect",
+        "path",
+        "query",
+    )
 
     def __init__(self, method: str, path: str, query: str, headers: Headers) -> None:
         self.method = method
@@ -126,8 +135,28 @@ class Request:
         self.query = query
         self.headers = headers  # lower-case names
         self.body = b""
-        self.disconnected: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.gone = False  # the client closed the connection while this request was current
+        self._disconnected: asyncio.Future[None] | None = None
         self.on_disconnect: Callable[[], Any] | None = None
+
+    @property
+    def disconnected(self) -> asyncio.Future[None]:
+        """Resolved when the client goes away (made on first use: most requests never wait
+        for it, and a future per request is not free)."""
+        fut = self._disconnected
+        if fut is None:
+            fut = self._disconnected = asyncio.get_running_loop().create_future()
+            if self.gone:
+                fut.set_result(None)
+        return fut
+
+    def _went_away(self) -> None:
+        self.gone = True
+        fut = self._disconnected
+        if fut is not None and not fut.done():
+            fut.set_result(None)
+        if self.on_disconnect is not None:
+            self.on_disconnect()
 
 
 class Responder:
@@ -379,10 +408,8 @@ class _Conn(asyncio.Protocol):
             self._write_timer.cancel()
             self._write_timer = None
         cur = self._current
-        if cur is not None and not cur.disconnected.done():
-            cur.disconnected.set_result(None)
-            if cur.on_disconnect is not None:
-                cur.on_disconnect()
+        if cur is not None and not cur.gone:
+            cur._went_away()
         if self._drain is not None and not self._drain.done():
             self._drain.set_exception(ConnectionResetError("client disconnected"))
             self._drain.exception()  # retrieved: no "never retrieved" warning if nobody waits
@@ -685,7 +712,7 @@ class _Conn(asyncio.Protocol):
         self._current = req
         if self._phase == _IDLE:
             self._phase = _NONE
-        self._task = asyncio.ensure_future(self._run(req, Responder(self, keep_alive)))
+        self._task = self.loop.create_task(self._run(req, Responder(self, keep_alive)))
 
     async def _run(self, req: Request, resp: Responder) -> None:
         try:

@@ -54,13 +54,14 @@ class HttpTransport:
         self._tasks: set[asyncio.Task[None]] = set()
         self._get_task: asyncio.Task[None] | None = None
         self._closed = False
+        self._loop: asyncio.AbstractEventLoop | None = None
 
     @property
     def pid(self) -> int | None:
         return None
 
     async def start(self) -> None:
-        pass  # connections open on first use
+        self._loop = asyncio.get_running_loop()  # connections open on first use
 
     def negotiated(self, era: Era, version: str) -> None:
         self._era = era
@@ -92,7 +93,10 @@ class HttpTransport:
                 headers["Mcp-Name"] = encode_value(name)
             if extra:
                 headers.update(extra)
-        task = asyncio.ensure_future(self._post(frame, request_id, headers, method))
+        loop = self._loop
+        if loop is None:
+            loop = self._loop = asyncio.get_running_loop()
+        task = loop.create_task(self._post(frame, request_id, headers, method))
         if request_id is not None:
             self._posts[request_id] = task
         self._tasks.add(task)

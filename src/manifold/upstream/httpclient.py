@@ -97,6 +97,7 @@ class Response:
 class _Conn(asyncio.Protocol):
     def __init__(self, pool: HttpPool) -> None:
         self.pool = pool
+        self.loop = asyncio.get_running_loop()  # made inside create_connection: once per connection
         self.transport: asyncio.Transport | None = None
         self.parser = httptools.HttpResponseParser(self)
         self.headers = Headers()
@@ -109,7 +110,7 @@ class _Conn(asyncio.Protocol):
         self.closed = False
 
     def wait(self) -> asyncio.Future[None]:
-        self._waiter = asyncio.get_running_loop().create_future()
+        self._waiter = self.loop.create_future()
         return self._waiter
 
     def _wake(self) -> None:
@@ -166,7 +167,7 @@ class _Conn(asyncio.Protocol):
         self.error = None
         self.parts = []
         self.complete = False
-        self.head = asyncio.get_running_loop().create_future()
+        self.head = self.loop.create_future()
         self.transport.write(request)
         return self.head
 
