@@ -629,7 +629,7 @@ class Dispatcher:
             result = await self._drive(r, task, sink)
         if sink.relay_rounds and isinstance(result, rpc.Incoming):
             raw_round = bytes(result.result or b"")
-            if b'"input_required"' in raw_round:
+            if raw_round.find(b'"input_required"') >= 0:  # (cheaper than `in` on bytes)
                 obj: dict[str, Any] = rpc.load_raw(result.result)
                 if obj.get("resultType") == "input_required":
                     obj["requestState"] = self.gw.rounds.seal(

@@ -182,7 +182,7 @@ class _Answer:
         if frame is None:
             self.resp.send(status, self.extra or {})
         else:
-            self.resp.send(status, {**_JSON, **(self.extra or {})}, frame)
+            self.resp.send(status, {**_JSON, **self.extra} if self.extra else _JSON, frame)
 
 
 class _LegacySession(SessionRecord):
@@ -468,12 +468,15 @@ class HttpFront:
     # ----------------------------------------------------------------- POST
 
     async def post(self, req: Request, resp: Responder, who: Identity | None = None) -> None:
-        ctype = req.headers.get("content-type", "")
-        if ctype != "application/json" and (
-            ctype.partition(";")[0].strip().lower() != "application/json"
+        headers = req.headers
+        ctype = headers.raw(b"content-type")
+        if ctype != b"application/json" and (
+            (headers.get("content-type") or "").partition(";")[0].strip().lower()
+            != "application/json"
         ):
+            ctype_text = headers.get("content-type", "")
             # A browser may send text/plain (or no type) cross-site without a preflight.
-            log.warning("rejected a POST with Content-Type %r", ctype)
+            log.warning("rejected a POST with Content-Type %r", ctype_text)
             _error(
                 resp,
                 None,
@@ -482,8 +485,9 @@ class HttpFront:
                 415,
             )
             return
-        accept = req.headers.get("accept", "")
-        if "application/json" not in accept and "*/*" not in accept:
+        accept = headers.raw(b"accept") or b""
+        # (bytes.find: `in` on bytes first tries the needle as an int, raising inside)
+        if accept.find(b"application/json") < 0 and accept.find(b"*/*") < 0:
             _error(
                 resp,
                 None,
@@ -499,9 +503,9 @@ class HttpFront:
             return
         params = msg.get("params") or {}
         meta = params.get("_meta") if isinstance(params, dict) else None
-        header_version = req.headers.get("mcp-protocol-version")
+        header_version = headers.get("mcp-protocol-version")
         is_modern = isinstance(meta, dict) and META_PROTOCOL_VERSION in meta
-        if is_modern or (header_version == MODERN_VERSION and "mcp-session-id" not in req.headers):
+        if is_modern or (header_version == MODERN_VERSION and "mcp-session-id" not in headers):
             await self._post_modern(req, resp, msg, header_version, who)
         else:
             await self._post_legacy(req, resp, msg, header_version, who)

@@ -98,6 +98,27 @@ def _reason(status: int) -> str:
         return "Unknown"
 
 
+# A response head up to its framing fields ("HTTP/1.1 200 OK\r\nContent-Type: ...\r\n"), by
+# status and header fields: most answers share a few heads, and building one costs more than
+# the rest of sending it. Bounded: when full it starts again (a head with a session id in it
+# is seen once per session).
+_HEADS: dict[tuple[int, tuple[tuple[str, str], ...]], bytes] = {}
+_MAX_HEADS = 256
+
+
+def _head(status: int, headers: dict[str, str]) -> bytes:
+    key = (status, tuple(headers.items()))
+    head = _HEADS.get(key)
+    if head is None:
+        lines = [f"HTTP/1.1 {status} {_reason(status)}\r\n"]
+        lines.extend(f"{k}: {v}\r\n" for k, v in headers.items())
+        head = "".join(lines).encode("latin-1")
+        if len(_HEADS) >= _MAX_HEADS:
+            _HEADS.clear()
+        _HEADS[key] = head
+    return head
+
+
 class _Refuse(Exception):
     """Raised in a parser callback: answer `status` and close."""
 
@@ -175,20 +196,15 @@ class Responder:
         self.done = False
         self.status = 0
 
-    def _head(self, status: int, headers: dict[str, str], extra: str) -> bytes:
-        lines = [f"HTTP/1.1 {status} {_reason(status)}"]
-        lines.extend(f"{k}: {v}" for k, v in headers.items())
-        lines.append(extra)
-        if not self._keep_alive:
-            lines.append("Connection: close")
-        return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1")
-
     def send(self, status: int, headers: dict[str, str], body: bytes = b"") -> None:
         if self.started:
             raise RuntimeError("response already started")
         self.started = self.done = True
         self.status = status
-        self._conn.write(self._head(status, headers, f"Content-Length: {len(body)}") + body)
+        close = b"" if self._keep_alive else b"Connection: close\r\n"
+        self._conn.write(
+            b"%bContent-Length: %d\r\n%b\r\n%b" % (_head(status, headers), len(body), close, body)
+        )
         self._conn.response_done(self._keep_alive)
 
     async def start(self, status: int, headers: dict[str, str]) -> None:
@@ -198,7 +214,10 @@ class Responder:
     def start_now(self, status: int, headers: dict[str, str]) -> None:
         self.started = True
         self.status = status
-        self._conn.write(self._head(status, headers, "Transfer-Encoding: chunked"))
+        close = b"" if self._keep_alive else b"Connection: close\r\n"
+        self._conn.write(
+            b"%bTransfer-Encoding: chunked\r\n%b\r\n" % (_head(status, headers), close)
+        )
 
     def write_now(self, data: bytes) -> bool:
         """Write a chunk without waiting for the client to read.
@@ -647,7 +666,8 @@ class _Conn(asyncio.Protocol):
         if headers.count() > self._max_fields:
             raise self._too_large()
         self._phase = _BODY
-        if headers.get("expect", "").lower() == "100-continue":
+        expect = headers.raw(b"expect")
+        if expect is not None and expect.strip(b" \t").lower() == b"100-continue":
             refusal = self._declared_too_large()
             if refusal is not None:
                 raise refusal  # and no "100 Continue": the client need not send the body

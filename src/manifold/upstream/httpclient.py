@@ -22,6 +22,8 @@ import httptools
 
 from manifold.protocol.httpheaders import Headers
 
+MAX_HEADS = 256  # request heads kept per upstream (see HttpPool._request_bytes)
+
 
 class HttpClientError(Exception):
     """The connection failed or the response was not HTTP."""
@@ -201,6 +203,7 @@ class HttpPool:
         self.connect_timeout = connect_timeout
         self.max_idle = max_idle
         self._idle: deque[_Conn] = deque()
+        self._heads: dict[tuple[str, str | None, tuple[tuple[str, str], ...]], bytes] = {}
 
     async def _connect(self) -> _Conn:
         loop = asyncio.get_running_loop()
@@ -221,12 +224,20 @@ class HttpPool:
     def _request_bytes(
         self, method: str, headers: dict[str, str], body: bytes | None, path: str | None
     ) -> bytes:
-        lines = [f"{method} {path or self.path} HTTP/1.1", f"Host: {self.host_header}"]
-        lines.extend(f"{k}: {v}" for k, v in headers.items())
-        if body is not None:
-            lines.append(f"Content-Length: {len(body)}")
-        head = ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1")
-        return head + body if body is not None else head
+        # The head up to its framing is the same call after call (method, path, the upstream's
+        # configured and negotiated headers, Mcp-Method/Mcp-Name): built once, then looked up.
+        key = (method, path, tuple(headers.items()))
+        head = self._heads.get(key)
+        if head is None:
+            lines = [f"{method} {path or self.path} HTTP/1.1\r\nHost: {self.host_header}\r\n"]
+            lines.extend(f"{k}: {v}\r\n" for k, v in headers.items())
+            head = "".join(lines).encode("latin-1")
+            if len(self._heads) >= MAX_HEADS:
+                self._heads.clear()  # bounded: per-call values (Mcp-Param-*) start it over
+            self._heads[key] = head
+        if body is None:
+            return head + b"\r\n"
+        return b"%bContent-Length: %d\r\n\r\n%b" % (head, len(body), body)
 
     async def request(
         self,

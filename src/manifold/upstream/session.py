@@ -404,7 +404,8 @@ class UpstreamSession:
             p = self._pending.pop(rid, None)
             if p is not None and not p.future.done():
                 if self.description is not None and self.description.era is Era.MODERN:
-                    p.input_required = b'"input_required"' in line
+                    # find(), not `in`: on bytes `in` first tries the needle as an int
+                    p.input_required = line.find(b'"input_required"') >= 0
                 p.future.set_result(msg)
             return
         params = msg.params if isinstance(msg.params, dict) else {}
