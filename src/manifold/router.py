@@ -7,6 +7,8 @@ headers (used by HTTP upstreams, ignored by the others).
 
 from __future__ import annotations
 
+from collections.abc import Awaitable
+
 from manifold.catalog import Catalog
 from manifold.pipeline import CallContext, CallNext
 from manifold.protocol import jsonrpc as rpc
@@ -24,11 +26,13 @@ class Router:
         self.catalog = catalog
         self.local = local  # the gateway's own tools, an in-process upstream
 
-    async def __call__(self, ctx: CallContext) -> rpc.Incoming:
+    def __call__(self, ctx: CallContext) -> Awaitable[rpc.Incoming]:
+        # Not a coroutine itself: it hands back the upstream's request (one level less to step
+        # through on every call). An unknown upstream raises here, where it is awaited.
         up = self.upstreams.get(ctx.route.upstream)
         if up is None:
             if ctx.route.upstream == GATEWAY and self.local is not None:
-                return await self.local(ctx)
+                return self.local(ctx)
             raise rpc.RpcError(rpc.INVALID_PARAMS, f"unknown upstream {ctx.route.upstream!r}")
         headers = None
         hmap = (
@@ -38,7 +42,7 @@ class Router:
             args = ctx.params.get("arguments")
             headers = param_headers(hmap, args if isinstance(args, dict) else {})
         timeout = up.cfg.tool_timeouts.get(ctx.route.name) if up.cfg.tool_timeouts else None
-        return await up.request(
+        return up.request(
             ctx.method,
             ctx.params,
             sink=ctx.sink,

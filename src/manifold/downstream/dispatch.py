@@ -555,9 +555,10 @@ class Dispatcher:
             r, "completion/complete", self._upstream_params(r, ref=new_ref), route, route.name
         )
 
-    async def _call(
+    def _call(
         self, r: Request, method: str, params: dict[str, Any], route: Route, exposed: str
-    ) -> Result:
+    ) -> Awaitable[Result]:
+        """The routed call (awaited by the caller: no coroutine of its own on the hot path)."""
         sink = RequestSink(r.session, r.out, r.meta)
         caps = sink.caps if r.meta is not None else None
         client_name = self._client_name(r)
@@ -576,8 +577,8 @@ class Dispatcher:
             # stateless HTTP requests share no per-session state.
             ctx.session_key = r.session.id
         if r.meta is None:
-            return await self.gw.pipeline(ctx)
-        return await self._call_modern(r, ctx, sink)
+            return self.gw.pipeline(ctx)
+        return self._call_modern(r, ctx, sink)
 
     # ----------------------------------------------------------------- MRTR (modern clients)
 
