@@ -40,6 +40,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("manifold.http")
 
 _LOOPBACK_NAMES = {"localhost", "127.0.0.1", "::1", "[::1]"}
+_MAX_HOSTS_OK = 64  # accepted Host values remembered (a port may differ per client)
 _NAMED = ("tools/call", "resources/read", "prompts/get")
 KEEPALIVE_SECONDS = 15.0
 _JSON = {"Content-Type": "application/json"}
@@ -244,6 +245,8 @@ class HttpFront:
         self.path = cfg.path
         self.allowed_hosts = {h.lower() for h in cfg.allowed_hosts}
         self.allowed_origins = {o.lower().rstrip("/") for o in cfg.allowed_origins}
+        # Host header values already accepted, as received (checked once, then looked up).
+        self._hosts_ok: set[bytes] = set()
         # Legacy sessions and their kept events, in the stores the state backend provides.
         self.sessions: SessionTable[_LegacySession] = gateway.state.sessions
         self.replays: Replays = gateway.state.replays
@@ -445,12 +448,17 @@ class HttpFront:
         return s is None or s.owner != (who.key if who is not None else "")
 
     def _origin_ok(self, req: Request, resp: Responder) -> bool:
-        host = _host_only(req.headers.get("host", "")).lower()
-        if host not in _LOOPBACK_NAMES and host not in self.allowed_hosts and host != self.host:
-            log.warning("rejected Host %r (DNS-rebinding defence)", host)
-            _text(resp, 421, "Misdirected Request: Host not allowed")
-            return False
-        origin = req.headers.get("origin")
+        headers = req.headers
+        raw_host = headers.raw(b"host")
+        if raw_host is None or raw_host not in self._hosts_ok:
+            host = _host_only(headers.get("host", "")).lower()
+            if host not in _LOOPBACK_NAMES and host not in self.allowed_hosts and host != self.host:
+                log.warning("rejected Host %r (DNS-rebinding defence)", host)
+                _text(resp, 421, "Misdirected Request: Host not allowed")
+                return False
+            if raw_host is not None and len(self._hosts_ok) < _MAX_HOSTS_OK:
+                self._hosts_ok.add(raw_host)
+        origin = headers.get("origin") if headers.raw(b"origin") is not None else None
         if origin:
             o = origin.lower().rstrip("/")
             if o not in self.allowed_origins:

@@ -752,7 +752,10 @@ class _Conn(asyncio.Protocol):
     def response_done(self, keep_alive: bool) -> None:
         if not keep_alive:
             self._close()
-        self.loop.call_soon(self._next)
+        if self._queue:
+            self.loop.call_soon(self._next)  # a pipelined request: its own turn of the loop
+        else:
+            self._next()  # nothing waits: the connection goes idle now (no callback to schedule)
 
 
 class HttpServer:
