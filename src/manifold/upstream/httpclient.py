@@ -273,7 +273,7 @@ class HttpPool:
         self.connect_timeout = connect_timeout
         self.max_idle = max_idle
         self._idle: deque[_Conn] = deque()
-        self._heads: dict[tuple[str, str | None, tuple[tuple[str, str], ...]], bytes] = {}
+        self._heads: dict[tuple[str, str, tuple[tuple[str, str], ...]], bytes] = {}
         self.closed = False
 
     async def _connect(self) -> _Conn:
@@ -297,10 +297,11 @@ class HttpPool:
     ) -> bytes:
         # The head up to its framing is the same call after call (method, path, the upstream's
         # configured and negotiated headers, Mcp-Method/Mcp-Name): built once, then looked up.
+        path = path or self.path
         key = (method, path, tuple(headers.items()))
         head = self._heads.get(key)
         if head is None:
-            lines = [f"{method} {path or self.path} HTTP/1.1\r\nHost: {self.host_header}\r\n"]
+            lines = [f"{method} {path} HTTP/1.1\r\nHost: {self.host_header}\r\n"]
             lines.extend(f"{k}: {v}\r\n" for k, v in headers.items())
             head = "".join(lines).encode("latin-1")
             if len(self._heads) >= MAX_HEADS:
