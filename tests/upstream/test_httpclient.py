@@ -2,7 +2,9 @@
 real HTTP server on loopback started by each test. Keep-alive reuse (and no reuse of a
 connection whose response was not read to its end), chunked bodies streamed as they arrive, a
 server that closes mid-body or before answering, bad HTTP, a refused connection named as such,
-and the hints an error status gets."""
+and the hints an error status gets. Requests answered through callbacks on a kept-alive
+connection (`HttpPool.send`): a whole body, a stream taken over at its head, a failure, and a
+request given up."""
 
 from __future__ import annotations
 
@@ -18,6 +20,7 @@ import pytest
 from manifold.upstream.httpclient import (
     HttpClientError,
     HttpPool,
+    Response,
     connect_failure,
     status_hint,
 )
@@ -312,3 +315,101 @@ def test_a_pool_takes_only_http_urls_and_sends_the_right_host() -> None:
     assert b"Host: [::1]:9000\r\n" in HttpPool("http://[::1]:9000/", 1)._request_bytes(
         "GET", {}, None, None
     )
+
+
+class Listener:
+    """A ResponseListener that records what it is told; `stream` takes a streamed answer over
+    at its head (as the transport does for SSE) and reads it in a task."""
+
+    def __init__(self, stream: bool = False) -> None:
+        self.stream = stream
+        self.done: asyncio.Future[tuple[int, bytes | None, str | None]] = (
+            asyncio.get_running_loop().create_future()
+        )
+        self.streamed: asyncio.Future[asyncio.Task[list[bytes]]] = (
+            asyncio.get_running_loop().create_future()
+        )
+
+    def on_head(self, resp: Response) -> bool:
+        if not self.stream:
+            return True
+
+        async def read_all() -> list[bytes]:
+            try:
+                return [c async for c in resp.iter_chunks()]
+            finally:
+                resp.release()
+
+        self.streamed.set_result(asyncio.ensure_future(read_all()))
+        return False
+
+    def on_complete(self, resp: Response | None, error: str | None) -> None:
+        if resp is None or error is not None:
+            self.done.set_result((0, None, error))
+            return
+        body = resp.body()
+        resp.release()
+        self.done.set_result((resp.status, body, None))
+
+
+async def test_a_kept_alive_connection_answers_through_callbacks() -> None:
+    parts = [b"data: one\n\n", b"data: two\n\n"]
+    async with serve({"/a": fixed(b'{"ok":1}'), "/sse": chunked(parts)}) as srv:
+        pool = HttpPool(f"http://127.0.0.1:{srv.port}/a", WAIT)
+        listener = Listener()
+        assert pool.send("POST", {}, b"{}", listener) is None  # nothing idle yet: not sent
+        assert await get(pool, "/a") == (200, b'{"ok":1}')  # opens the connection
+        assert pool.send("POST", {}, b'{"n":1}', listener) is not None
+        assert await asyncio.wait_for(listener.done, WAIT) == (200, b'{"ok":1}', None)
+        # Read to its end by the listener: the same connection carries the next one, here a
+        # stream that the listener takes over at its head.
+        pool.path = "/sse"
+        streaming = Listener(stream=True)
+        assert pool.send("POST", {}, b"{}", streaming) is not None
+        reading = await asyncio.wait_for(streaming.streamed, WAIT)
+        got = await asyncio.wait_for(reading, WAIT)
+        assert b"".join(got) == b"".join(parts)
+        assert not streaming.done.done()  # a listener that took over is not called again
+        pool.path = "/a"
+        again = Listener()
+        assert pool.send("POST", {}, b"{}", again) is not None
+        assert await asyncio.wait_for(again.done, WAIT) == (200, b'{"ok":1}', None)
+        pool.close()
+    assert srv.connections == 1
+    assert [path for _c, path, _b in srv.requests] == ["/a", "/a", "/sse", "/a"]
+
+
+async def test_a_callback_answer_cut_short_is_an_error_and_the_connection_is_not_reused() -> None:
+    async with serve({"/a": fixed(b"{}"), "/cut": cut_mid_body}) as srv:
+        pool = HttpPool(f"http://127.0.0.1:{srv.port}/cut", WAIT)
+        assert await get(pool, "/a") == (200, b"{}")
+        listener = Listener()
+        assert pool.send("POST", {}, b"{}", listener) is not None
+        status, body, error = await asyncio.wait_for(listener.done, WAIT)
+        assert (status, body) == (0, None) and error and "connection" in error
+        assert await get(pool, "/a") == (200, b"{}")  # on a new connection
+        pool.close()
+    assert srv.connections == 2
+
+
+async def test_a_request_given_up_closes_its_connection_and_tells_no_one() -> None:
+    arrived = asyncio.Event()
+
+    async def never(w: asyncio.StreamWriter, s: Server) -> None:
+        arrived.set()
+        await asyncio.wait_for(s.go.wait(), WAIT)  # answers only when the test says so
+
+    async with serve({"/a": fixed(b"{}"), "/slow": never}) as srv:
+        pool = HttpPool(f"http://127.0.0.1:{srv.port}/slow", WAIT)
+        assert await get(pool, "/a") == (200, b"{}")
+        listener = Listener()
+        exchange = pool.send("POST", {}, b"{}", listener)
+        assert exchange is not None
+        await asyncio.wait_for(arrived.wait(), WAIT)
+        exchange.abandon()  # a modern request's cancellation: its stream is closed
+        await asyncio.sleep(0.05)
+        assert not listener.done.done()
+        srv.go.set()
+        assert await get(pool, "/a") == (200, b"{}")  # a new connection: the old one is gone
+        pool.close()
+    assert srv.connections == 2

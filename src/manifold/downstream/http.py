@@ -40,6 +40,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("manifold.http")
 
 _LOOPBACK_NAMES = {"localhost", "127.0.0.1", "::1", "[::1]"}
+_MAX_HOSTS_OK = 64  # accepted Host values remembered (a port may differ per client)
 _NAMED = ("tools/call", "resources/read", "prompts/get")
 KEEPALIVE_SECONDS = 15.0
 _JSON = {"Content-Type": "application/json"}
@@ -182,7 +183,7 @@ class _Answer:
         if frame is None:
             self.resp.send(status, self.extra or {})
         else:
-            self.resp.send(status, {**_JSON, **(self.extra or {})}, frame)
+            self.resp.send(status, {**_JSON, **self.extra} if self.extra else _JSON, frame)
 
 
 class _LegacySession(SessionRecord):
@@ -244,6 +245,8 @@ class HttpFront:
         self.path = cfg.path
         self.allowed_hosts = {h.lower() for h in cfg.allowed_hosts}
         self.allowed_origins = {o.lower().rstrip("/") for o in cfg.allowed_origins}
+        # Host header values already accepted, as received (checked once, then looked up).
+        self._hosts_ok: set[bytes] = set()
         # Legacy sessions and their kept events, in the stores the state backend provides.
         self.sessions: SessionTable[_LegacySession] = gateway.state.sessions
         self.replays: Replays = gateway.state.replays
@@ -258,6 +261,7 @@ class HttpFront:
         self.server = HttpServer(self.handle, Limits.from_config(cfg))
         self._sweeper: asyncio.Task[None] | None = None
         self._starting: asyncio.Task[None] | None = None
+        self.loop: asyncio.AbstractEventLoop | None = None
         self.url = ""
         # Inbound authentication (identity/authn.py), only when configured: without it the
         # front costs one attribute check per request more.
@@ -267,6 +271,7 @@ class HttpFront:
     # ----------------------------------------------------------------- lifecycle
 
     async def start(self) -> None:
+        self.loop = asyncio.get_running_loop()
         auth = self.gw.config.auth
         if auth.enabled:  # before binding: no request is ever served unauthenticated
             from manifold.identity.authn import Authenticator
@@ -454,12 +459,17 @@ class HttpFront:
         return s is None or s.owner != (who.key if who is not None else "")
 
     def _origin_ok(self, req: Request, resp: Responder) -> bool:
-        host = _host_only(req.headers.get("host", "")).lower()
-        if host not in _LOOPBACK_NAMES and host not in self.allowed_hosts and host != self.host:
-            log.warning("rejected Host %r (DNS-rebinding defence)", host)
-            _text(resp, 421, "Misdirected Request: Host not allowed")
-            return False
-        origin = req.headers.get("origin")
+        headers = req.headers
+        raw_host = headers.raw(b"host")
+        if raw_host is None or raw_host not in self._hosts_ok:
+            host = _host_only(headers.get("host", "")).lower()
+            if host not in _LOOPBACK_NAMES and host not in self.allowed_hosts and host != self.host:
+                log.warning("rejected Host %r (DNS-rebinding defence)", host)
+                _text(resp, 421, "Misdirected Request: Host not allowed")
+                return False
+            if raw_host is not None and len(self._hosts_ok) < _MAX_HOSTS_OK:
+                self._hosts_ok.add(raw_host)
+        origin = headers.get("origin") if headers.raw(b"origin") is not None else None
         if origin:
             o = origin.lower().rstrip("/")
             if o not in self.allowed_origins:
@@ -477,12 +487,15 @@ class HttpFront:
     # ----------------------------------------------------------------- POST
 
     async def post(self, req: Request, resp: Responder, who: Identity | None = None) -> None:
-        ctype = req.headers.get("content-type", "")
-        if ctype != "application/json" and (
-            ctype.partition(";")[0].strip().lower() != "application/json"
+        headers = req.headers
+        ctype = headers.raw(b"content-type")
+        if ctype != b"application/json" and (
+            (headers.get("content-type") or "").partition(";")[0].strip().lower()
+            != "application/json"
         ):
+            ctype_text = headers.get("content-type", "")
             # A browser may send text/plain (or no type) cross-site without a preflight.
-            log.warning("rejected a POST with Content-Type %r", ctype)
+            log.warning("rejected a POST with Content-Type %r", ctype_text)
             _error(
                 resp,
                 None,
@@ -491,8 +504,9 @@ class HttpFront:
                 415,
             )
             return
-        accept = req.headers.get("accept", "")
-        if "application/json" not in accept and "*/*" not in accept:
+        accept = headers.raw(b"accept") or b""
+        # (bytes.find: `in` on bytes first tries the needle as an int, raising inside)
+        if accept.find(b"application/json") < 0 and accept.find(b"*/*") < 0:
             _error(
                 resp,
                 None,
@@ -508,9 +522,9 @@ class HttpFront:
             return
         params = msg.get("params") or {}
         meta = params.get("_meta") if isinstance(params, dict) else None
-        header_version = req.headers.get("mcp-protocol-version")
+        header_version = headers.get("mcp-protocol-version")
         is_modern = isinstance(meta, dict) and META_PROTOCOL_VERSION in meta
-        if is_modern or (header_version == MODERN_VERSION and "mcp-session-id" not in req.headers):
+        if is_modern or (header_version == MODERN_VERSION and "mcp-session-id" not in headers):
             await self._post_modern(req, resp, msg, header_version, who)
         else:
             await self._post_legacy(req, resp, msg, header_version, who)
@@ -681,7 +695,7 @@ class HttpFront:
         """Run the request in this task; side traffic turns the answer into an SSE stream (kept
         for resumption in `legacy`'s replay, for a request of a legacy session)."""
         rid = msg["id"]
-        task = asyncio.current_task()
+        task = asyncio.current_task(self.loop)  # given the loop: no lookup of the running one
         assert task is not None
         out = _Answer(resp, extra, legacy, self.stream_limits)
         if cancel_on_disconnect:
@@ -704,7 +718,7 @@ class HttpFront:
                     who.token,
                 )
         except asyncio.CancelledError:
-            if req.disconnected.done():
+            if req.gone:
                 log.info("client closed the stream of request %r: cancelled", rid)
                 raise
             task.uncancel()  # cancelled by the client's notifications/cancelled: no answer
@@ -784,7 +798,7 @@ class HttpFront:
             for seq, frame in missed:
                 await self._stream_write(resp, sse_event(f"{stream.name}.{seq}", frame), stall)
                 sent = seq
-            while not s.down.closed and not req.disconnected.done():
+            while not s.down.closed and not req.gone:
                 if follower.over:
                     raise _StreamBehind(f"more than {max_buffer} bytes waiting")
                 if follower.pending:

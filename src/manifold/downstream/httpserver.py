@@ -98,6 +98,27 @@ def _reason(status: int) -> str:
         return "Unknown"
 
 
+# A response head up to its framing fields ("HTTP/1.1 200 OK\r\nContent-Type: ...\r\n"), by
+# status and header fields: most answers share a few heads, and building one costs more than
+# the rest of sending it. Bounded: when full it starts again (a head with a session id in it
+# is seen once per session).
+_HEADS: dict[tuple[int, tuple[tuple[str, str], ...]], bytes] = {}
+_MAX_HEADS = 256
+
+
+def _head(status: int, headers: dict[str, str]) -> bytes:
+    key = (status, tuple(headers.items()))
+    head = _HEADS.get(key)
+    if head is None:
+        lines = [f"HTTP/1.1 {status} {_reason(status)}\r\n"]
+        lines.extend(f"{k}: {v}\r\n" for k, v in headers.items())
+        head = "".join(lines).encode("latin-1")
+        if len(_HEADS) >= _MAX_HEADS:
+            _HEADS.clear()
+        _HEADS[key] = head
+    return head
+
+
 class _Refuse(Exception):
     """Raised in a parser callback: answer `status` and close."""
 
@@ -118,7 +139,16 @@ class _Refuse(Exception):
 
 
 class Request:
-    __slots__ = ("body", "disconnected", "headers", "method", "on_disconnect", "path", "query")
+    __slots__ = (
+        "_disconnected",
+        "body",
+        "gone",
+        "headers",
+        "method",
+        "on_disconnect",
+        "path",
+        "query",
+    )
 
     def __init__(self, method: str, path: str, query: str, headers: Headers) -> None:
         self.method = method
@@ -126,8 +156,28 @@ class Request:
         self.query = query
         self.headers = headers  # lower-case names
         self.body = b""
-        self.disconnected: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.gone = False  # the client closed the connection while this request was current
+        self._disconnected: asyncio.Future[None] | None = None
         self.on_disconnect: Callable[[], Any] | None = None
+
+    @property
+    def disconnected(self) -> asyncio.Future[None]:
+        """Resolved when the client goes away (made on first use: most requests never wait
+        for it, and a future per request is not free)."""
+        fut = self._disconnected
+        if fut is None:
+            fut = self._disconnected = asyncio.get_running_loop().create_future()
+            if self.gone:
+                fut.set_result(None)
+        return fut
+
+    def _went_away(self) -> None:
+        self.gone = True
+        fut = self._disconnected
+        if fut is not None and not fut.done():
+            fut.set_result(None)
+        if self.on_disconnect is not None:
+            self.on_disconnect()
 
 
 class Responder:
@@ -146,20 +196,15 @@ class Responder:
         self.done = False
         self.status = 0
 
-    def _head(self, status: int, headers: dict[str, str], extra: str) -> bytes:
-        lines = [f"HTTP/1.1 {status} {_reason(status)}"]
-        lines.extend(f"{k}: {v}" for k, v in headers.items())
-        lines.append(extra)
-        if not self._keep_alive:
-            lines.append("Connection: close")
-        return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1")
-
     def send(self, status: int, headers: dict[str, str], body: bytes = b"") -> None:
         if self.started:
             raise RuntimeError("response already started")
         self.started = self.done = True
         self.status = status
-        self._conn.write(self._head(status, headers, f"Content-Length: {len(body)}") + body)
+        close = b"" if self._keep_alive else b"Connection: close\r\n"
+        self._conn.write(
+            b"%bContent-Length: %d\r\n%b\r\n%b" % (_head(status, headers), len(body), close, body)
+        )
         self._conn.response_done(self._keep_alive)
 
     async def start(self, status: int, headers: dict[str, str]) -> None:
@@ -169,7 +214,10 @@ class Responder:
     def start_now(self, status: int, headers: dict[str, str]) -> None:
         self.started = True
         self.status = status
-        self._conn.write(self._head(status, headers, "Transfer-Encoding: chunked"))
+        close = b"" if self._keep_alive else b"Connection: close\r\n"
+        self._conn.write(
+            b"%bTransfer-Encoding: chunked\r\n%b\r\n" % (_head(status, headers), close)
+        )
 
     def write_now(self, data: bytes) -> bool:
         """Write a chunk without waiting for the client to read.
@@ -379,10 +427,8 @@ class _Conn(asyncio.Protocol):
             self._write_timer.cancel()
             self._write_timer = None
         cur = self._current
-        if cur is not None and not cur.disconnected.done():
-            cur.disconnected.set_result(None)
-            if cur.on_disconnect is not None:
-                cur.on_disconnect()
+        if cur is not None and not cur.gone:
+            cur._went_away()
         if self._drain is not None and not self._drain.done():
             self._drain.set_exception(ConnectionResetError("client disconnected"))
             self._drain.exception()  # retrieved: no "never retrieved" warning if nobody waits
@@ -620,7 +666,8 @@ class _Conn(asyncio.Protocol):
         if headers.count() > self._max_fields:
             raise self._too_large()
         self._phase = _BODY
-        if headers.get("expect", "").lower() == "100-continue":
+        expect = headers.raw(b"expect")
+        if expect is not None and expect.strip(b" \t").lower() == b"100-continue":
             refusal = self._declared_too_large()
             if refusal is not None:
                 raise refusal  # and no "100 Continue": the client need not send the body
@@ -685,7 +732,7 @@ class _Conn(asyncio.Protocol):
         self._current = req
         if self._phase == _IDLE:
             self._phase = _NONE
-        self._task = asyncio.ensure_future(self._run(req, Responder(self, keep_alive)))
+        self._task = self.loop.create_task(self._run(req, Responder(self, keep_alive)))
 
     async def _run(self, req: Request, resp: Responder) -> None:
         try:
@@ -705,7 +752,10 @@ class _Conn(asyncio.Protocol):
     def response_done(self, keep_alive: bool) -> None:
         if not keep_alive:
             self._close()
-        self.loop.call_soon(self._next)
+        if self._queue:
+            self.loop.call_soon(self._next)  # a pipelined request: its own turn of the loop
+        else:
+            self._next()  # nothing waits: the connection goes idle now (no callback to schedule)
 
 
 class HttpServer:

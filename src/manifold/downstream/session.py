@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import secrets
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -101,6 +102,7 @@ class RequestSink:
 
     __slots__ = (
         "_keys",
+        "ask_waiter",
         "asks",
         "caps",
         "client_name",
@@ -131,7 +133,10 @@ class RequestSink:
         else:
             self.caps = session.capabilities
             self.log_level = session.log_level or "debug"
-        self.asks: asyncio.Queue[InputAsk] | None = asyncio.Queue() if self.modern else None
+        # A modern client's input requests wait here for the dispatcher, which waits on
+        # `ask_waiter` (set while it waits) for the first one or for the call's end.
+        self.asks: deque[InputAsk] | None = deque() if self.modern else None
+        self.ask_waiter: asyncio.Future[None] | None = None
         self._keys = itertools.count(1)
         # Set by the dispatcher when addons take side traffic (see `hooks.py`).
         self.hooks: Hooks | None = None
@@ -206,5 +211,8 @@ class RequestSink:
         assert self.asks is not None
         fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         # Keep the upstream's own key when it gave one, so the client sees the same request.
-        self.asks.put_nowait(InputAsk(key or f"input-{next(self._keys)}", method, params, fut))
+        self.asks.append(InputAsk(key or f"input-{next(self._keys)}", method, params, fut))
+        waiter = self.ask_waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
         return await fut

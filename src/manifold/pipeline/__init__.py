@@ -54,7 +54,9 @@ def compose(middleware: Sequence[Middleware], terminal: CallNext) -> CallNext:
 
 
 def _bind(mw: Middleware, nxt: CallNext) -> CallNext:
-    async def step(ctx: CallContext) -> Incoming:
-        return await mw(ctx, nxt)
+    # A plain function handing back the middleware's own awaitable: an `async def` here would
+    # add a coroutine (made, stepped and unwound on every call) per middleware.
+    def step(ctx: CallContext) -> Awaitable[Incoming]:
+        return mw(ctx, nxt)
 
     return step

@@ -117,6 +117,7 @@ class UpstreamSession:
         self._replies: set[asyncio.Task[None]] = set()
         self._closed: str | None = None
         self._listen_task: asyncio.Task[None] | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
         transport.on_frame = self._on_frame
         transport.on_close = self._on_transport_close
 
@@ -330,7 +331,10 @@ class UpstreamSession:
         headers: dict[str, str] | None = None,
     ) -> tuple[rpc.Incoming, bool]:
         rid = next(self._ids)
-        fut: asyncio.Future[rpc.Incoming] = asyncio.get_running_loop().create_future()
+        loop = self._loop
+        if loop is None:  # held: looking up the running loop costs a getpid() call each time
+            loop = self._loop = asyncio.get_running_loop()
+        fut: asyncio.Future[rpc.Incoming] = loop.create_future()
         pending = _Pending(fut, sink)
         if params is not None:
             meta = params.get("_meta")
@@ -351,7 +355,7 @@ class UpstreamSession:
             await self.transport.send(frame, rid, method, name, headers)
             if timeout is not None:
                 # A plain timer on the future: cheaper than an asyncio.timeout() scope.
-                timer = fut.get_loop().call_later(timeout, _expire, fut)
+                timer = loop.call_later(timeout, _expire, fut)
             return await fut, pending.input_required
         except TransportClosed as e:
             raise errors.unavailable(self.name, str(e)) from None
@@ -408,7 +412,8 @@ class UpstreamSession:
             p = self._pending.pop(rid, None)
             if p is not None and not p.future.done():
                 if self.description is not None and self.description.era is Era.MODERN:
-                    p.input_required = b'"input_required"' in line
+                    # find(), not `in`: on bytes `in` first tries the needle as an int
+                    p.input_required = line.find(b'"input_required"') >= 0
                 p.future.set_result(msg)
             return
         params = msg.params if isinstance(msg.params, dict) else {}
