@@ -53,7 +53,9 @@ definition's description). `mode: audit` only logs and audits. Each decision is 
 `"event": "guard"` of its own, besides the call's entry).
 
 Cost: one RE2 set of trigger words matched once over a result's raw bytes; a result that
-fires none (most) is relayed undecoded. One that fires is decoded, its texts collected
+fires none (most) is relayed undecoded. The scoring sets, the other languages' phrases and the
+scan's own expressions are compiled when a text first fires it (about 1.5 MiB a gateway that
+only sees clean text never spends). One that fires is decoded, its texts collected
 (not image, audio or blob data) and scanned; each pattern family is one RE2 set (linear time,
 a bounded automaton); a text over 256 K characters is scanned in a worker thread. What
 carriers hide and what encodings decode to is scanned again, to a bounded depth and count.
@@ -67,6 +69,7 @@ import base64
 import binascii
 import codecs
 import fnmatch
+import functools
 import json
 import logging
 import time
@@ -356,10 +359,10 @@ _ENGLISH: list[tuple[str, float, str]] = [
     ),
 ]
 
-_ADDRESS = re2.compile(r"(?:https?|ftp)://\S|[\w.+-]+@[\w-]+\.\w")
+_ADDRESS = r"(?:https?|ftp)://\S|[\w.+-]+@[\w-]+\.\w"
 
 # A text visibly *about* injections: a security article, an explanation, a test fixture.
-_REPORTING = re2.compile(
+_REPORTING = (
     _I + r"\b(?:prompt injection|injection attacks?|attackers?|researchers?|payloads?|such as|"
     r"phrases? (?:like|such as)|for example|e\.g\.|example payloads?|our (?:filter|scanner)|"
     r"flags? (?:inputs?|text|content)|jailbreak attempts?|in the wild|security bulletin|"
@@ -372,8 +375,8 @@ _DAMPED = frozenset({"override", "role-impersonation", "multilingual", "addresse
 
 # --------------------------------------------------------------------- hidden carriers
 
-_HTML_COMMENT = re2.compile(r"(?s)<!--(.*?)-->")
-_HIDDEN_CSS = re2.compile(
+_HTML_COMMENT = r"(?s)<!--(.*?)-->"
+_HIDDEN_CSS = (
     r"(?is)<(\w+)\b[^>]{0,300}?(?:style\s*=\s*[\"'][^\"'>]{0,300}?(?:display\s*:\s*none|"
     r"visibility\s*:\s*hidden|font-size\s*:\s*0(?:\.0*)?(?:px|pt|em|rem|%)?\s*[;\"']|"
     r"opacity\s*:\s*0(?:\.0*)?\s*[;\"']|color\s*:\s*(?:#fff(?:fff)?|white|transparent)\b"
@@ -382,21 +385,19 @@ _HIDDEN_CSS = re2.compile(
     r"[^\"'>]{0,300}[\"']|\shidden(?:\s*=\s*[\"']?[\w-]*[\"']?)?\s*(?:\s[^>]{0,200})?)>"
     r"(.*?)</\w+\s*>"
 )
-_MD_COMMENT = re2.compile(r"(?m)^\s*\[(?://|comment|_)\]:\s*(?:#|<>)\s*[(\"'](.*?)[)\"']\s*$")
+_MD_COMMENT = r"(?m)^\s*\[(?://|comment|_)\]:\s*(?:#|<>)\s*[(\"'](.*?)[)\"']\s*$"
 _INVISIBLE = (
     "\u00ad\u180e\u200b\u200c\u200d\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
     "\u2060\u2061\u2062\u2063\u2064\u2066\u2067\u2068\u2069\ufeff"
 )
 _STRIP = {ord(c): None for c in _INVISIBLE} | {cp: None for cp in range(0xE0000, 0xE0080)}
-_TAG_RUN = re2.compile(r"[\x{E0000}-\x{E007F}]+")
-_ZW_IN_WORD = re2.compile(
+_TAG_RUN = r"[\x{E0000}-\x{E007F}]+"
+_ZW_IN_WORD = (
     r"[A-Za-z0-9][\x{200B}\x{200C}\x{200D}\x{2060}-\x{2064}\x{FEFF}\x{00AD}]+(?:[A-Za-z0-9 ])"
 )
-_BIDI_OVERRIDE = re2.compile(r"[\x{202D}\x{202E}]([^\x{202C}\n]+)")
-_MIXED = re2.compile(
-    r"[a-z][\x{0370}-\x{03FF}\x{0400}-\x{04FF}]|[\x{0370}-\x{03FF}\x{0400}-\x{04FF}][a-z]"
-)
-_STYLED = re2.compile(r"[\x{FF21}-\x{FF5A}\x{1D400}-\x{1D7FF}]")
+_BIDI_OVERRIDE = r"[\x{202D}\x{202E}]([^\x{202C}\n]+)"
+_MIXED = r"[a-z][\x{0370}-\x{03FF}\x{0400}-\x{04FF}]|[\x{0370}-\x{03FF}\x{0400}-\x{04FF}][a-z]"
+_STYLED = r"[\x{FF21}-\x{FF5A}\x{1D400}-\x{1D7FF}]"
 
 # Cyrillic and Greek letters that look like Latin ones (the common cases of Unicode's
 # confusables table), folded after NFKC and case folding.
@@ -411,12 +412,12 @@ _BARE = str.maketrans("\u0131\u0142\u00f8\u0111\u00f0", "ilodd")
 
 # --------------------------------------------------------------------- encoded payloads
 
-_B64 = re2.compile(r"[A-Za-z0-9+/]{24,}={0,2}|[A-Za-z0-9_-]{24,}={0,2}")
-_HEX = re2.compile(r"\b(?:[0-9a-fA-F]{2}[ :]?){16,}")
-_SPACED = re2.compile(r"(?:\b[A-Za-z][ .\-_*·|/]{1,3}){7,}[A-Za-z]\b")
-_SPACE_SEP = re2.compile(r"[ .\-_*·|/]+")
+_B64 = r"[A-Za-z0-9+/]{24,}={0,2}|[A-Za-z0-9_-]{24,}={0,2}"
+_HEX = r"\b(?:[0-9a-fA-F]{2}[ :]?){16,}"
+_SPACED = r"(?:\b[A-Za-z][ .\-_*·|/]{1,3}){7,}[A-Za-z]\b"
+_SPACE_SEP = r"[ .\-_*·|/]+"
 # Letter-spaced text loses its word breaks when collapsed: these run on the collapsed letters.
-_GLUED = re2.compile(
+_GLUED = (
     r"(?:ignor|disregard|forget|overrid|bypass|setaside|skip|discard|donotfollow|stopfollowing|"
     r"dontfollow|payno)\w{0,40}?(?:instructions?|rules|guidelines|systemprompt|directives|"
     r"commands|orders|policies|restrictions)|(?:reveal|print|show|output)\w{0,20}?systemprompt|"
@@ -430,8 +431,8 @@ _REVERSED_WORDS = (
     r"\b(?:erongi|dragersid|tegrof|snoitcurtsni|suoiverp|tpmorp|metsys|drowssap|selur|"
     r"senilediug|dracsid)\b"
 )
-_ROT13_HINT = re2.compile(_I + _ROT13_WORDS)
-_REVERSED_HINT = re2.compile(_I + _REVERSED_WORDS)
+_ROT13_HINT = _I + _ROT13_WORDS
+_REVERSED_HINT = _I + _REVERSED_WORDS
 
 # --------------------------------------------------------------------- the prefilter
 
@@ -533,15 +534,70 @@ _ML_WEIGHTS: Final = {
 _SET_MEM: Final = 4 << 20  # bytes of automaton per pattern set (compiled program and DFA cache)
 
 
-def _set(patterns: list[str], max_mem: int, case_sensitive: bool = True) -> Any:
+@functools.cache
+def _options(max_mem: int, case_sensitive: bool) -> Any:
+    """One RE2 options object per kind, shared by every set."""
     opts = re2.Options()
     opts.case_sensitive = case_sensitive
     opts.max_mem = max_mem
-    s = re2.Set.SearchSet(opts)
+    return opts
+
+
+def _set(patterns: list[str], max_mem: int, case_sensitive: bool = True) -> Any:
+    s = re2.Set.SearchSet(_options(max_mem, case_sensitive))
     for p in patterns:
         s.Add(p)
     s.Compile()
     return s
+
+
+class _Regexes:
+    """The scan's own expressions, compiled when the prefilter first lets a text through (most
+    results never do): a gateway that sees no suspicious text never builds them."""
+
+    __slots__ = (
+        "address",
+        "b64",
+        "bidi_override",
+        "glued",
+        "hex",
+        "hidden_css",
+        "html_comment",
+        "md_comment",
+        "mixed",
+        "reporting",
+        "reversed_hint",
+        "rot13_hint",
+        "space_sep",
+        "spaced",
+        "styled",
+        "tag_run",
+        "zw_in_word",
+    )
+
+    def __init__(self) -> None:
+        self.address = re2.compile(_ADDRESS)
+        self.reporting = re2.compile(_REPORTING)
+        self.html_comment = re2.compile(_HTML_COMMENT)
+        self.hidden_css = re2.compile(_HIDDEN_CSS)
+        self.md_comment = re2.compile(_MD_COMMENT)
+        self.tag_run = re2.compile(_TAG_RUN)
+        self.zw_in_word = re2.compile(_ZW_IN_WORD)
+        self.bidi_override = re2.compile(_BIDI_OVERRIDE)
+        self.mixed = re2.compile(_MIXED)
+        self.styled = re2.compile(_STYLED)
+        self.b64 = re2.compile(_B64)
+        self.hex = re2.compile(_HEX)
+        self.spaced = re2.compile(_SPACED)
+        self.space_sep = re2.compile(_SPACE_SEP)
+        self.glued = re2.compile(_GLUED)
+        self.rot13_hint = re2.compile(_ROT13_HINT)
+        self.reversed_hint = re2.compile(_REVERSED_HINT)
+
+
+@functools.cache
+def _regexes() -> _Regexes:
+    return _Regexes()
 
 
 @dataclass(slots=True)
@@ -573,27 +629,48 @@ class Verdict:
         return f"score {self.score:.2f}: {', '.join(self.names())}"
 
 
+class _Sets:
+    """Each family of patterns is one RE2 set (one automaton, one bounded memory budget): a
+    match says which patterns occur, which is all a score needs. The other languages' phrases
+    are read from the data file here and not kept once compiled."""
+
+    __slots__ = ("en", "english", "ml", "weights")
+
+    def __init__(self) -> None:
+        self.english = [(r, w) for r, w, _ in _ENGLISH]
+        self.en = _set([p for _, _, p in _ENGLISH], _SET_MEM)
+        ml: list[str] = []
+        self.weights: list[tuple[str, float]] = []
+        for fams in _load_phrases().values():
+            for fam, pats in fams.items():
+                if fam != "trigger":
+                    self.weights.extend(_ML_WEIGHTS[fam] for _ in pats)
+                    ml.extend(pats)
+        self.ml = _set(ml, _SET_MEM)
+
+
 class Scanner:
-    """The signals, compiled once."""
+    """The signals: the prefilter compiled at once, the rest on the first text it passes."""
 
     def __init__(self, max_scan_chars: int = 4_000_000) -> None:
         self.max_scan_chars = max_scan_chars
-        # Each family of patterns is one RE2 set (one automaton, one bounded memory budget):
-        # a match says which patterns occur, which is all a score needs.
-        self._english = [(r, w) for r, w, _ in _ENGLISH]
-        self._en_set = _set([p for _, _, p in _ENGLISH], _SET_MEM)
-        ml: list[str] = []
-        self._ml: list[tuple[str, float]] = []
+        # The prefilter is built now; the scoring sets when a text first gets past it.
         triggers = list(_TRIGGERS_EN)
         for fams in _load_phrases().values():
-            for fam, pats in fams.items():
-                if fam == "trigger":
-                    triggers.extend(re2.escape(t) for t in pats)
-                    continue
-                self._ml.extend(_ML_WEIGHTS[fam] for _ in pats)
-                ml.extend(pats)
-        self._ml_set = _set(ml, _SET_MEM)
+            triggers.extend(re2.escape(t) for t in fams.get("trigger", ()))
         self._set = _set(triggers, _SET_MEM, case_sensitive=False)
+        self._sets: _Sets | None = None
+
+    @property
+    def built(self) -> bool:
+        """Whether the scoring sets exist (a text got past the prefilter)."""
+        return self._sets is not None
+
+    def _scoring(self) -> _Sets:
+        sets = self._sets
+        if sets is None:
+            sets = self._sets = _Sets()
+        return sets
 
     # ------------------------------------------------------------- prefilter
 
@@ -624,15 +701,16 @@ class Scanner:
     def _scan(self, text: str, surface: str, v: Verdict, depth: int) -> None:
         # What a carrier hides is scanned, and what it hides in turn, to a bounded depth and
         # count: a text of nested carriers cannot make the scan recurse or repeat without end.
+        rx = _regexes()
         hidden = list(islice(self._hidden(text, v), _MAX_HIDDEN)) if depth <= _MAX_DEPTH else []
         norm = unicodedata.normalize("NFKC", text.translate(_STRIP)).casefold()
         fold = norm.translate(_CONFUSABLE)
-        if _MIXED.search(norm) is not None and len(_MIXED.findall(norm)) >= 2:
+        if rx.mixed.search(norm) is not None and len(rx.mixed.findall(norm)) >= 2:
             v.add("homoglyph", 0.35)
-        if len(_STYLED.findall(text)) >= 8:
+        if len(rx.styled.findall(text)) >= 8:
             v.add("homoglyph", 0.25)
         found = self._phrases(fold, norm, surface)
-        if found.reasons and _REPORTING.search(fold) is not None and not _pointed(found):
+        if found.reasons and rx.reporting.search(fold) is not None and not _pointed(found):
             for r in list(found.reasons):
                 if r in _DAMPED:
                     found.reasons[r] *= _DAMP
@@ -653,8 +731,9 @@ class Scanner:
 
     def _phrases(self, fold: str, norm: str, surface: str) -> Verdict:
         found = Verdict()
-        for i in self._en_set.Match(fold) or ():
-            reason, weight = self._english[i]
+        sets = self._scoring()
+        for i in sets.en.Match(fold) or ():
+            reason, weight = sets.english[i]
             if reason == "poison-marker" and surface == "description":
                 weight += 0.2
             found.add(reason, weight)
@@ -665,28 +744,29 @@ class Scanner:
             found.add("poison-marker", 0.5)
         ml = Verdict()
         bare = _bare(norm)
-        hits = set(self._ml_set.Match(bare) or ())
+        hits = set(sets.ml.Match(bare) or ())
         if bare is not norm:
-            hits.update(self._ml_set.Match(norm) or ())
+            hits.update(sets.ml.Match(norm) or ())
         for i in hits:
-            ml.add(*self._ml[i])
-        if ml.reasons.get("exfil-url", 0.0) and _ADDRESS.search(norm) is not None:
+            ml.add(*sets.weights[i])
+        if ml.reasons.get("exfil-url", 0.0) and _regexes().address.search(norm) is not None:
             ml.add("exfil-url", 0.7)  # an order to send data, and where to
         found.merge(ml)
         return found
 
     def _hidden(self, text: str, v: Verdict) -> Iterator[str]:
         """What the text hides from a human reader (the carriers are signals themselves)."""
+        rx = _regexes()
         if "<!--" in text:
-            for m in _HTML_COMMENT.finditer(text):
+            for m in rx.html_comment.finditer(text):
                 yield m.group(1)
         if "<" in text:
-            for m in _HIDDEN_CSS.finditer(text):
+            for m in rx.hidden_css.finditer(text):
                 yield m.group(2)
         if "]:" in text:
-            for m in _MD_COMMENT.finditer(text):
+            for m in rx.md_comment.finditer(text):
                 yield m.group(1)
-        for m in _TAG_RUN.finditer(text):
+        for m in rx.tag_run.finditer(text):
             run = m.group(0)
             start = m.start()
             if start > 0 and text[start - 1] == "\U0001f3f4" and run.endswith("\U000e007f"):
@@ -695,41 +775,42 @@ class Scanner:
             if hidden.strip():
                 v.add("hidden-carrier", 0.6 if len(hidden) >= 8 else 0.3)
                 yield hidden
-        spliced = _ZW_IN_WORD.findall(text)
+        spliced = rx.zw_in_word.findall(text)
         if len(spliced) >= 3:
             v.add("hidden-carrier", 0.45)
-        for m in _BIDI_OVERRIDE.finditer(text):
+        for m in rx.bidi_override.finditer(text):
             v.add("hidden-carrier", 0.4)
             yield m.group(1)[::-1]
 
     def _decoded(self, text: str, fold: str) -> Iterator[str]:
+        rx = _regexes()
         n = 0
-        for m in _B64.finditer(text):
+        for m in rx.b64.finditer(text):
             if n >= _MAX_DECODED:
                 return
             n += 1
             s = _b64text(m.group(0))
             if s:
                 yield s
-        for m in _HEX.finditer(text):
+        for m in rx.hex.finditer(text):
             if n >= _MAX_DECODED:
                 return
             n += 1
             s = _hextext(m.group(0))
             if s:
                 yield s
-        for m in _SPACED.finditer(fold):
+        for m in rx.spaced.finditer(fold):
             if n >= _MAX_DECODED:
                 return
             n += 1
-            glued = _SPACE_SEP.sub("", m.group(0))
-            if _GLUED.search(glued) is not None:
+            glued = rx.space_sep.sub("", m.group(0))
+            if rx.glued.search(glued) is not None:
                 yield "ignore previous instructions"  # scored as what it spells
             else:
                 yield glued
-        if _ROT13_HINT.search(fold) is not None:
+        if rx.rot13_hint.search(fold) is not None:
             yield codecs.encode(fold, "rot13")
-        if _REVERSED_HINT.search(fold) is not None:
+        if rx.reversed_hint.search(fold) is not None:
             yield fold[::-1]
 
 
