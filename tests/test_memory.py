@@ -23,3 +23,33 @@ def test_set_on_glibc_and_the_users_own_tuning_wins() -> None:
     env["MALLOC_MMAP_THRESHOLD_"] = "65536"
     out = subprocess.run([sys.executable, "-c", PROBE], env=env, capture_output=True, text=True)
     assert out.stdout.strip() == "False", out.stderr
+
+
+TRIM_PROBE = """
+from manifold.memory import trim
+
+def rss():
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * 4096
+
+held = [bytes(1000) for _ in range(40_000)]  # 40 MB in blocks of the heap (not pymalloc)
+pin = bytes(1000)  # allocated above them: the heap's top stays, so only a trim frees them
+del held
+before = rss()
+done = trim()
+print(done, before, rss())
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's malloc_trim")
+def test_trim_gives_free_heap_pages_back() -> None:
+    out = subprocess.run(
+        [sys.executable, "-c", TRIM_PROBE],
+        env=test_env(),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    done, before, after = out.stdout.split()
+    assert done == "True", out.stderr
+    assert int(before) - int(after) > 20 * 1024 * 1024, (before, after)

@@ -3,10 +3,16 @@ left alone, and which top-level settings apply live or need a restart."""
 
 from __future__ import annotations
 
+import asyncio
+import os
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from manifold.config import GatewayConfig, parse_config
-from manifold.reload import diff_configs
+from manifold.reload import ConfigDiff, Reloader, diff_configs
 
 
 def cfg(upstreams: dict[str, Any], **top: Any) -> GatewayConfig:
@@ -54,3 +60,57 @@ def test_top_level_keys_live_or_after_restart() -> None:
     same = diff_configs(old, cfg({"a": up("a")}, http={"port": 9}))
     assert same.empty and same.needs_restart == ["http"]
     assert same.summary() == "no change"
+
+
+class _Target:
+    """Counts the configs the reloader applies (the reload logic itself is tested e2e)."""
+
+    def __init__(self) -> None:
+        self.applied: list[GatewayConfig] = []
+
+    async def reload(self, config: GatewayConfig) -> ConfigDiff:
+        self.applied.append(config)
+        return ConfigDiff()
+
+
+async def _until(check: Callable[[], bool], timeout: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not check():
+        assert time.monotonic() < deadline, "not within the time"
+        await asyncio.sleep(0.02)
+
+
+def _threads() -> list[str]:
+    """Threads besides the loop's executor (which reads the file on a reload)."""
+    return [t.name for t in threading.enumerate() if not t.name.startswith("asyncio_")]
+
+
+async def test_file_watch_polls_without_a_thread(tmp_path: Path) -> None:
+    """The watch sees an in-place write of the same size, a replace by rename, and a file
+    removed then written again (once, when settled); it starts no thread."""
+    path = tmp_path / "manifold.yaml"
+    path.write_text("name: a\n")
+    target = _Target()
+    reloader = Reloader(target, lambda: cfg({}), str(path))
+    threads = _threads()
+    reloader.watch(debounce=0.1, poll_interval=0.05)
+    try:
+        await asyncio.sleep(0.3)
+        assert target.applied == []  # nothing changed, nothing read
+        assert _threads() == threads
+        path.write_text("name: b\n")  # same size, in place
+        await _until(lambda: len(target.applied) == 1)
+        tmp = tmp_path / "new.yaml"
+        tmp.write_text("name: c\n")
+        os.replace(tmp, path)  # an editor's save: a new inode
+        await _until(lambda: len(target.applied) == 2)
+        path.unlink()
+        await asyncio.sleep(0.3)
+        assert len(target.applied) == 2  # gone: the running config stays
+        path.write_text("name: d\n")
+        await _until(lambda: len(target.applied) == 3)
+        await asyncio.sleep(0.3)
+        assert len(target.applied) == 3 and reloader.reloads == 3
+        assert _threads() == threads
+    finally:
+        await reloader.close()

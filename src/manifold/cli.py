@@ -143,7 +143,7 @@ def _start_reloader(gw: Any, config: str, adjust: Callable[[GatewayConfig], Gate
     reloader = Reloader(gw, load, config)
     asyncio.get_running_loop().add_signal_handler(signal.SIGHUP, reloader.trigger)
     if gw.config.reload.watch:
-        reloader.watch(gw.config.reload.debounce)
+        reloader.watch(gw.config.reload.debounce, gw.config.reload.poll_interval)
     return reloader
 
 

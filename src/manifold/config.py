@@ -1005,6 +1005,8 @@ class ReloadConfig(_Strict):
 
     watch: bool = True  # watch the file and reload when it changes
     debounce: float = Field(default=0.5, ge=0.05, le=60)  # seconds of quiet before a reload
+    # How often the file's stat (inode, size, mtime) is read to see a change.
+    poll_interval: float = Field(default=1.0, ge=0.05, le=3600)
 
 
 class GatewayConfig(_Strict):

@@ -143,6 +143,9 @@ class Gateway:
             # from walking it again and again (fewer, shorter pauses on the hot path).
             gc.collect()
             gc.freeze()
+            from manifold.memory import trim
+
+            trim()  # what the start left free goes back to the system
 
     async def _start_one(self, up: Upstream) -> None:
         try:

@@ -12,6 +12,10 @@ It has a price: every large buffer is fresh memory the kernel must map (a 5 MiB 
 over stdio took about 40 ms instead of 33). `manifold serve`, a shared service whose footprint
 must stay flat under many sessions, pays it; `manifold run`, one developer's process, keeps
 glibc's default and its speed.
+
+`trim` gives back, once the gateway has started, the heap pages its start left free (the
+config's validators being built, imports, the first lists parsed): glibc keeps freed memory
+below the top of its heap in the process unless asked (`malloc_trim`), about 2 to 3 MiB here.
 """
 
 from __future__ import annotations
@@ -28,15 +32,34 @@ LARGE_BUFFER_BYTES = 1024 * 1024
 log = logging.getLogger("manifold.memory")
 
 
+def _libc() -> ctypes.CDLL | None:
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        return ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+    except OSError:
+        return None
+
+
+def trim() -> bool:
+    """Return the free pages of the heap to the system (glibc's `malloc_trim`); True when
+    glibc did (False elsewhere, or when there was nothing to give back)."""
+    libc = _libc()
+    fn = getattr(libc, "malloc_trim", None)
+    if fn is None:
+        return False  # not glibc
+    fn.argtypes = [ctypes.c_size_t]
+    fn.restype = ctypes.c_int
+    return bool(fn(0))
+
+
 def return_large_buffers(threshold: int = LARGE_BUFFER_BYTES) -> bool:
     """Fix glibc's mmap threshold; True when it was set."""
-    if not sys.platform.startswith("linux") or "MALLOC_MMAP_THRESHOLD_" in os.environ:
+    if "MALLOC_MMAP_THRESHOLD_" in os.environ:
         return False
-    try:
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
-        mallopt = libc.mallopt
-    except (OSError, AttributeError):
-        return False  # not glibc (musl has no mallopt)
+    mallopt = getattr(_libc(), "mallopt", None)
+    if mallopt is None:
+        return False  # not Linux, or not glibc (musl has no mallopt)
     mallopt.argtypes = [ctypes.c_int, ctypes.c_int]
     mallopt.restype = ctypes.c_int
     ok = bool(mallopt(M_MMAP_THRESHOLD, threshold))

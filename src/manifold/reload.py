@@ -9,14 +9,18 @@ stay, its lists are fetched again. Every other upstream is untouched. At the top
 `needs_restart` (the running gateway keeps its old value, and says so in its log).
 
 `Reloader` is what `manifold run` and `manifold serve` use: SIGHUP, or a change of the config
-file (watched with `watchfiles`, debounced), reads and validates the whole file first; a broken
-file is refused with the error logged and the running config kept.
+file, reads and validates the whole file first; a broken file is refused with the error logged
+and the running config kept. The file is watched by an asyncio poll of its `stat` (inode,
+device, size, mtime and ctime in nanoseconds) every `reload.poll_interval` seconds: no thread,
+no dependency, one system call a second by default; an editor's save by rename is a new inode.
+A change is read once the file has been quiet for `reload.debounce` seconds.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -128,33 +132,38 @@ class Reloader:
             self.reloads += 1
             return diff
 
-    def watch(self, debounce: float) -> None:
-        """Watch the config file (its folder, so an editor's replace-by-rename is seen too)."""
-        self._watch = asyncio.ensure_future(self._watch_loop(debounce))
+    def watch(self, debounce: float, poll_interval: float = 1.0) -> None:
+        """Reload when the config file changes (polled: see the module's docstring)."""
+        self._watch = asyncio.ensure_future(self._watch_loop(debounce, poll_interval))
 
-    async def _watch_loop(self, debounce: float) -> None:
-        from watchfiles import awatch
-
-        target = self.path.resolve()
-        folder = target.parent
-
-        def ours(_change: object, p: str) -> bool:
-            return Path(p).resolve() == target
-
+    def _signature(self) -> tuple[int, ...] | None:
+        """What tells one version of the file from another; None while it is missing."""
         try:
-            async for _changes in awatch(
-                folder,
-                watch_filter=ours,
-                debounce=int(debounce * 1000),
-                step=50,
-                recursive=False,
-                stop_event=self._stop,
-            ):
-                await self.reload("file changed")
-        except asyncio.CancelledError:
-            raise
-        except Exception as e:  # the folder went away, no inotify watches left, ...
-            log.error("config file watch stopped (%s); SIGHUP still reloads", e)
+            st = os.stat(self.path)
+        except OSError:
+            return None
+        return (st.st_ino, st.st_dev, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+
+    async def _watch_loop(self, debounce: float, poll_interval: float) -> None:
+        seen = self._signature()
+        while not self._stop.is_set():
+            await asyncio.sleep(poll_interval)
+            now = self._signature()
+            if now == seen:
+                continue
+            # Changed: wait for the writes to settle (a file written in several steps, or
+            # removed and written again, is read once, whole).
+            while True:
+                await asyncio.sleep(debounce)
+                settled = self._signature()
+                if settled == now:
+                    break
+                now = settled
+            seen = now
+            if now is None:  # gone: the running config stays; its return is a change
+                log.warning("config file %s is gone; the running config is kept", self.path)
+                continue
+            await self.reload("file changed")
 
     async def close(self) -> None:
         self._stop.set()

@@ -4,6 +4,9 @@ accounting. The gateway is real (no upstream started); read_result is the real t
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import msgspec
@@ -482,3 +485,42 @@ async def test_pipeline_of_a_real_gateway_governs_invoke_tool_inner_calls_once()
     assert seen == ["@manifold", "up"]
     _fits(out, 100)
     assert gw.savings.counters["governor"].events == 1
+
+
+def test_jsonschema_is_imported_only_when_a_projection_meets_an_output_schema() -> None:
+    """The gateway with the governor on does not load `jsonschema` (about 2 MiB) until a
+    projected structuredContent has an outputSchema to check; then the check works (a fresh
+    process, so no other test has imported it)."""
+    code = """
+import asyncio, sys, orjson
+from tests.middleware.support import ctx, gateway, governed, text_result
+
+async def main():
+    schema = {"type": "object", "properties": {"node_id": {"type": "string"}},
+              "required": ["node_id"]}
+    sc = {"node_id": "I_kw1", "number": 1, "title": "x" * 600}
+    raw = text_result(orjson.dumps(sc).decode(), structuredContent=sc)
+    gw = gateway(packs=["github"], dedup=False)
+    _, handler, _ = governed(gw, raw)
+    obj = orjson.loads(bytes((await handler(ctx())).result))
+    assert "node_id" not in obj["structuredContent"]  # projected: no schema to keep
+    assert "jsonschema" not in sys.modules, "imported with no schema to check"
+    gw.catalog.set_items("up", "tools", [
+        {"name": "t", "inputSchema": {"type": "object"}, "outputSchema": schema}])
+    obj = orjson.loads(bytes((await handler(ctx())).result))
+    assert obj["structuredContent"] == sc  # the schema requires what the pack drops
+    assert "jsonschema" in sys.modules
+
+asyncio.run(main())
+print("ok")
+"""
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=root,
+        check=False,
+    )
+    assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr

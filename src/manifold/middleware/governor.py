@@ -47,7 +47,6 @@ import sys
 from collections import OrderedDict
 from typing import TYPE_CHECKING, Any, Final, Protocol
 
-import jsonschema
 import msgspec
 import orjson
 
@@ -357,7 +356,11 @@ class Governor:
         return None if kept.get("content") == obj.get("content") else kept
 
     def _valid(self, schema: dict[str, Any], value: Any) -> bool:
-        """Whether `value` validates against `schema` (a schema that is itself invalid: no)."""
+        """Whether `value` validates against `schema` (a schema that is itself invalid: no).
+        `jsonschema` is imported here, on the first projection that needs it: with its
+        metaschemas and `referencing` it costs about 2 MiB that most gateways never use."""
+        import jsonschema
+
         hit = self._validators.get(id(schema))
         if hit is None or hit[0] is not schema:
             try:

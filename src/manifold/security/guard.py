@@ -109,6 +109,13 @@ _MAX_DECODED: Final = 64  # encoded runs decoded per text
 _MAX_DEPTH: Final = 2  # a decoded payload's own encoded runs are decoded once more
 _MAX_HIDDEN: Final = 64  # hidden payloads scanned per text
 _THREAD_CHARS: Final = 256 * 1024  # a result text longer than this is scored in a thread
+# The protocol's own `_meta` key on every modern-era result: `modelcontextprotocol/serverInfo`
+# fires the base64 trigger. With the quote before it and the colon after it, these bytes can
+# only be (the end of) an object key, and keys are never scored; so the prefilter is run again
+# with them neutralised (same length) before a small result is decoded for nothing.
+_PROTOCOL_KEY: Final = b'"io.modelcontextprotocol/serverInfo":'
+_PROTOCOL_KEY_NEUTRAL: Final = b'"io.modelcontextprotocol.serverInfo":'
+_RECHECK_BYTES: Final = 64 * 1024
 
 # ----------------------------------------------------------------------------- the patterns
 
@@ -1220,6 +1227,12 @@ class Guard:
         raw = res.result
         if not raw or not self._match(memoryview(raw)):  # the prefilter: most results end here
             return res
+        if len(raw) <= _RECHECK_BYTES:
+            b = bytes(raw)
+            if b.find(_PROTOCOL_KEY) >= 0 and not self._match(
+                b.replace(_PROTOCOL_KEY, _PROTOCOL_KEY_NEUTRAL)
+            ):
+                return res  # it fired on the protocol's key alone, which is never scored
         upstream = ctx.route.upstream
         if upstream == _GATEWAY or (self._trusted and self.trusted(upstream)):
             return res
