@@ -69,6 +69,7 @@ import codecs
 import fnmatch
 import json
 import logging
+import re
 import time
 import unicodedata
 from collections.abc import Callable, Iterator
@@ -99,6 +100,8 @@ _MAX_DECODED: Final = 64  # encoded runs decoded per text
 _MAX_DEPTH: Final = 2  # a decoded payload's own encoded runs are decoded once more
 _MAX_HIDDEN: Final = 64  # hidden payloads scanned per text
 _THREAD_CHARS: Final = 256 * 1024  # a result text longer than this is scored in a thread
+# A JSON escape standing for a printable ASCII character (a plain encoder writes it as it is).
+_ASCII_ESCAPE: Final = re.compile(rb"\\(?:/|u00[2-7][0-9A-Fa-f])")
 
 # ----------------------------------------------------------------------------- the patterns
 
@@ -853,13 +856,24 @@ class Guard:
 
     # ------------------------------------------------------------- results
 
+    def _escaped_match(self, raw: Any) -> bool:
+        try:
+            return bool(self._match(orjson.dumps(rpc.load_raw(raw))))
+        except (orjson.JSONDecodeError, orjson.JSONEncodeError):  # too deep: the raw check only
+            return False
+
     async def call(self, ctx: CallContext, call_next: CallNext) -> rpc.Incoming:
         res = await call_next(ctx)
         if ctx.method not in self._methods or res.error is not None:
             return res
         raw = res.result
-        if not raw or not self._match(memoryview(raw)):  # the prefilter: most results end here
+        if not raw:
             return res
+        if not self._match(memoryview(raw)):  # the prefilter: most results end here
+            # ... unless the JSON spells text with escapes (`\u0049gnore`), which the model
+            # reads decoded: then the prefilter runs again over the decoded strings.
+            if _ASCII_ESCAPE.search(raw) is None or not self._escaped_match(raw):
+                return res
         upstream = ctx.route.upstream
         if upstream == _GATEWAY or (self._trusted and self.trusted(upstream)):
             return res
