@@ -857,6 +857,8 @@ class Guard:
     # ------------------------------------------------------------- results
 
     def _escaped_match(self, raw: Any) -> bool:
+        if _ASCII_ESCAPE.search(raw) is None:
+            return False
         try:
             return bool(self._match(orjson.dumps(rpc.load_raw(raw))))
         except (orjson.JSONDecodeError, orjson.JSONEncodeError):  # too deep: the raw check only
@@ -867,13 +869,10 @@ class Guard:
         if ctx.method not in self._methods or res.error is not None:
             return res
         raw = res.result
-        if not raw:
+        # The prefilter: most results end here, unless the JSON spells text with escapes
+        # (`\u0049gnore`), which the model reads decoded: then it runs again over the strings.
+        if not raw or not (self._match(memoryview(raw)) or self._escaped_match(raw)):
             return res
-        if not self._match(memoryview(raw)):  # the prefilter: most results end here
-            # ... unless the JSON spells text with escapes (`\u0049gnore`), which the model
-            # reads decoded: then the prefilter runs again over the decoded strings.
-            if _ASCII_ESCAPE.search(raw) is None or not self._escaped_match(raw):
-                return res
         upstream = ctx.route.upstream
         if upstream == _GATEWAY or (self._trusted and self.trusted(upstream)):
             return res
