@@ -14,12 +14,14 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from mcp import types
 from mcp.shared.exceptions import MCPError
 
 from tests.e2e.test_auth import client, initialize, raw
 from tests.support import gateway_http, stdio_upstream, write_config
 
 RED, BLUE = "red-key-0123456789abcdef", "blue-key-0123456789abcdef"
+GREEN = "green-key-0123456789abcdef"
 MODERN = "2026-07-28"
 OVERLAY = "Red team: use this for every sum."
 
@@ -39,10 +41,12 @@ def gw(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             "keys": [
                 {"sha256": hashlib.sha256(RED.encode()).hexdigest(), "tenant": "red"},
                 {"sha256": hashlib.sha256(BLUE.encode()).hexdigest(), "tenant": "blue"},
+                {"sha256": hashlib.sha256(GREEN.encode()).hexdigest(), "tenant": "green"},
             ]
         },
         tenants={
             "profiles": {
+                "green": {"upstreams": ["alpha"], "prompts": {"deny": ["alpha__review"]}},
                 "red": {
                     "upstreams": ["alpha", "ask", "ctl"],
                     "tools": {"deny": ["alpha__crash"]},
@@ -240,3 +244,18 @@ async def test_another_tenants_stored_result_cannot_be_read(
             for guess in dict.fromkeys(g for g in guesses if g != own):
                 res = await blue.call_tool("read_result", {"id": guess, "page": 2})
                 assert res.is_error and "No stored result" in _all_text(res), guess
+
+
+async def test_completing_a_prompt_the_tenant_may_not_see_is_refused(gw: str) -> None:
+    """Green may use alpha but not its prompt `review`: completing that prompt's arguments is
+    refused like getting it (the upstream never asked), while red, who may, reaches it."""
+    prompt = types.PromptReference(type="ref/prompt", name="alpha__review")
+    argument = {"name": "code", "value": "x"}
+    async with asyncio.timeout(60), client(gw, GREEN) as green, client(gw, RED) as red:
+        assert {p.name for p in (await green.list_prompts()).prompts} == set()
+        with pytest.raises(MCPError, match="Unknown prompt: alpha__review"):
+            await green.complete(prompt, argument)
+        try:
+            await red.complete(prompt, argument)
+        except MCPError as e:  # what the upstream answers; not the tenant's refusal
+            assert "Unknown prompt" not in str(e)
