@@ -60,7 +60,7 @@ class _Host:
     def __init__(self, store: SqlitePinStore) -> None:
         self.config = parse_config({"upstreams": {"up": {"command": "x"}}})
         self.hooks = Hooks()
-        self.state = State(None, None, None, None, None, store)  # type: ignore[arg-type]
+        self.state = State(None, None, None, None, None, None, None, store)  # type: ignore[arg-type]
 
     def on_list_changed(self, upstream: str, kind: str) -> None:
         pass

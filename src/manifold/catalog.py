@@ -14,7 +14,7 @@ import fnmatch
 import logging
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from manifold.config import GatewayConfig
 from manifold.naming import disambiguate, exposed_name
@@ -41,6 +41,17 @@ CHANGE_KINDS = {
 class Route:
     upstream: str
     name: str
+
+
+class CallPlan(Protocol):
+    """How a call to a tool a `catalog` hook rewrote reaches its upstream (tool overrides)."""
+
+    @property
+    def original(self) -> Route: ...
+
+    def apply(self, sent: Any) -> dict[str, Any]:
+        """The arguments the upstream receives for the arguments a client sent."""
+        ...
 
 
 def _template_regex(template: str) -> re.Pattern[str]:
@@ -81,6 +92,9 @@ class Catalog:
         # upstream -> shown name -> the upstream's own name, for tools a `catalog` hook renamed
         # (tool overrides): the filters apply to the upstream's own names.
         self.original_names: dict[str, dict[str, str]] = {}
+        # shown route -> its plan, kept in place by the overrides addon: argument validation
+        # (before it in the chain) checks what the upstream will receive.
+        self.call_plans: dict[Route, CallPlan] = {}
 
     # ----------------------------------------------------------------- updates
 

@@ -984,6 +984,10 @@ def policy_test(
             f"--tool {tool!r}: no upstream of {config} is named before {cfg.separator!r} "
             f"(upstreams: {', '.join(sorted(cfg.upstreams)) or 'none'})"
         )
+    up = cfg.upstreams.get(route.upstream)
+    own = next((n for n, o in up.overrides.items() if o.rename == route.name), None) if up else None
+    if own is not None:  # renamed by an override: the rules name it as its upstream does
+        route = Route(route.upstream, own)
     pc = cfg.security.policy
     engine = PolicyEngine(pc)
     engine.learn(route.upstream, [{"name": route.name, "annotations": ann}])

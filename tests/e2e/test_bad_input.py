@@ -63,6 +63,13 @@ def _req(rid: Any, method: str, params: Any = None) -> bytes:
     return json.dumps(msg).encode()
 
 
+def _nested(depth: int) -> Any:
+    value: Any = 1
+    for _ in range(depth):
+        value = {"a": value}
+    return value
+
+
 def _call(rid: Any, name: Any, arguments: Any = None) -> bytes:
     params: dict[str, Any] = {"name": name}
     if arguments is not None:
@@ -97,6 +104,9 @@ BAD: list[tuple[str, bytes, int, Any]] = [
     ("no-params", _req(13, "tools/call"), BAD_PARAMS, 13),
     ("unknown-tool", _call(14, "a__no_such_tool", {}), BAD_PARAMS, 14),
     ("unknown-tool-bare", _call(15, "nothing_here", {}), BAD_PARAMS, 15),
+    # Parsed (under the parser's 1,024 levels), but deeper than the gateway can write on.
+    ("arguments-nested-300", _call(16, "a__echo", {"text": "x", "d": _nested(300)}), INVALID, 16),
+    ("params-nested-900", _req(17, "ping", {"d": _nested(900)}), INVALID, 17),
 ]
 
 

@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 from mcp import Client, StdioServerParameters, types
 from mcp.client.stdio import stdio_client
+from mcp.shared.exceptions import MCPError
 
 from tests.support import MANIFOLD, stdio_upstream, test_env, write_config
 
@@ -128,3 +129,36 @@ async def test_overrides_through_the_router_tools(tmp_path: Path) -> None:
         assert _text(await c.call_tool("invoke_tool", call)) == "issue acme/widgets: r"
         old = await c.call_tool("invoke_tool", {"server": "gh", "tool": "create_issue"})
         assert old.is_error and "No tool 'create_issue'" in _text(old)
+
+
+async def test_validation_checks_what_the_upstream_will_receive(tmp_path: Path) -> None:
+    """Argument validation (on by default) of an overridden tool: a call that omits a required
+    parameter the override fixes or defaults is valid (the client's schema does not have it), and
+    a renamed tool's arguments are checked against its upstream's schema like any other's."""
+    gh = stdio_upstream(
+        "recorder_server.py",
+        "--name",
+        "gh",
+        "--issue-tool",
+        overrides={
+            "create_issue": {"fixed_args": {"owner": "acme"}, "default_args": {"repo": "w"}},
+            "echo": {"rename": "say"},
+        },
+    )
+    cfg = write_config(tmp_path / "gw.yaml", {"gh": gh})
+    params = StdioServerParameters(
+        command=MANIFOLD, args=["run", "--config", str(cfg)], env=test_env()
+    )
+    async with asyncio.timeout(90), Client(params) as c:
+        res = await c.call_tool("gh__create_issue", {"title": "bug"})
+        assert _text(res) == "issue acme/w: bug"
+        for bad in ({"text": 5}, {"text": ["x"]}):
+            with pytest.raises(MCPError) as err:
+                await c.call_tool("gh__say", bad)
+            assert err.value.code == types.INVALID_PARAMS and "validation" in str(err.value)
+        assert _text(await c.call_tool("gh__say", {"text": "hi"})) == "gh:hi"
+        stats = json.loads(_text(await c.call_tool("gh__stats", {})))
+        assert [x["name"] for x in stats["calls"] if x["name"] != "stats"] == [
+            "create_issue",
+            "echo",
+        ]

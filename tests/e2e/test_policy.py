@@ -10,6 +10,7 @@ log says what enforce would have done; the router's `invoke_tool` is decided the
 from __future__ import annotations
 
 import json
+import subprocess
 import time
 from pathlib import Path
 from typing import Any
@@ -206,3 +207,43 @@ async def test_audit_mode_forwards_every_call_and_logs_what_enforce_would_do(
         assert "rec__remove (rec/remove)" in text
         assert "enforce would deny by rule 'no-etc' (system files are off limits)" in text
         assert "1234-5678" not in text  # the log names the rule and path, never the value
+
+
+def _renamed_config(tmp_path: Path) -> Path:
+    up = stdio_upstream("recorder_server.py", "--annotated")
+    up["overrides"] = {"remove": {"rename": "tidy"}, "noisy": {"rename": "chatty"}}
+    return write_config(tmp_path / "gw.yaml", {"rec": up}, security={"policy": {"rules": RULES}})
+
+
+@pytest.mark.parametrize("mode", MODES)
+async def test_a_tool_renamed_by_an_override_is_decided_by_its_own_name(
+    tmp_path: Path, mode: str
+) -> None:
+    # `match.tool` is the upstream's own name: renaming a tool for clients (overrides) must not
+    # take it out of the rules written for it, nor out of the listing's hiding.
+    config = _renamed_config(tmp_path)
+    async with Client(_params(config), mode=mode, cache=None) as c:
+        names = {t.name for t in (await c.list_tools()).tools}
+        assert "rec__tidy" in names and "rec__remove" not in names
+        assert "rec__chatty" not in names  # `quiet` denies `noisy` whatever the arguments
+        msg = await _refused(c, "rec__tidy", {"path": "/etc/passwd"})
+        assert "'no-etc'" in msg, msg
+        msg = await _refused(c, "rec__tidy", {"path": "/tmp/x", "force": True})
+        assert "'no-force'" in msg, msg  # its annotations are those of `remove`
+        assert "'quiet'" in await _refused(c, "rec__chatty", {"lines": 1})
+        assert await _seen(c) == []
+        assert _text(await c.call_tool("rec__tidy", {"path": "/tmp/x"})) == "removed /tmp/x"
+        assert await _seen(c) == [{"name": "remove", "arguments": {"path": "/tmp/x"}}]
+
+
+def test_policy_test_takes_a_renamed_tool_by_its_own_name(tmp_path: Path) -> None:
+    args = ["--tool", "rec__tidy", "--args", '{"path": "/etc/passwd"}']
+    tried = subprocess.run(
+        [MANIFOLD, "policy", "test", "-c", str(_renamed_config(tmp_path)), *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=support.test_env(),
+    )
+    assert tried.returncode == 0, tried.stderr
+    assert "decision: deny" in tried.stdout and "rule: no-etc" in tried.stdout, tried.stdout

@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 from mcp import Client, StdioServerParameters, types
 
+from manifold.security.honeytokens import new_token
 from tests import support
 from tests.servers.leaky_server import planted
 from tests.support import MANIFOLD, stdio_upstream, write_config
@@ -150,3 +151,23 @@ async def test_with_redaction_off_the_same_secrets_pass(tmp_path: Path) -> None:
     for value in CLIENT_SECRETS.values():
         assert value in received
     assert "[REDACTED:" not in seen + received
+
+
+async def test_secrets_written_with_json_escapes_are_redacted(tmp_path: Path) -> None:
+    """A result's JSON may spell a secret with escapes (`\\u0041KIA...`, `\\/`): the client
+    decodes them to the secret itself, so they are redacted as if written plainly."""
+    aws, github = new_token("aws"), new_token("github")
+    dsn = "postgres://app:" + "s3cr3tPa55w0rd" + "@db.internal/prod"
+    config = write_config(
+        tmp_path / "gw.yaml", {"esc": stdio_upstream("escaping_server.py", aws, github, dsn)}
+    )
+    params = StdioServerParameters(
+        command=MANIFOLD, args=["run", "--config", str(config)], env=support.test_env()
+    )
+    async with asyncio.timeout(60), Client(params, mode="legacy") as c:
+        for form in (3, 0, 1, 2):  # plainly first: the rules do catch these values
+            res = await c.call_tool("esc__leak", {"form": form})
+            text = "\n".join(b.text for b in res.content if isinstance(b, types.TextContent))
+            assert text.count("[REDACTED:") == 3, (form, text)
+            for secret in (aws, github, "s3cr3tPa55w0rd"):
+                assert secret not in text, (form, text)

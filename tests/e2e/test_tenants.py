@@ -10,18 +10,21 @@ import asyncio
 import hashlib
 import http.client
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx2
 import pytest
+from mcp import types
 from mcp.shared.exceptions import MCPError
 
 from tests.e2e.test_auth import client, initialize, raw
 from tests.support import gateway_http, stdio_upstream, write_config
 
 RED, BLUE = "red-key-0123456789abcdef", "blue-key-0123456789abcdef"
+GREEN = "green-key-0123456789abcdef"
 MODERN = "2026-07-28"
 OVERLAY = "Red team: use this for every sum."
 
@@ -41,10 +44,12 @@ def gw(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             "keys": [
                 {"sha256": hashlib.sha256(RED.encode()).hexdigest(), "tenant": "red"},
                 {"sha256": hashlib.sha256(BLUE.encode()).hexdigest(), "tenant": "blue"},
+                {"sha256": hashlib.sha256(GREEN.encode()).hexdigest(), "tenant": "green"},
             ]
         },
         tenants={
             "profiles": {
+                "green": {"upstreams": ["alpha"], "prompts": {"deny": ["alpha__review"]}},
                 "red": {
                     "upstreams": ["alpha", "ask", "ctl"],
                     "tools": {"deny": ["alpha__crash"]},
@@ -62,6 +67,10 @@ def gw(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 def _text(res: Any) -> str:
     return str(res.content[0].text)
+
+
+def _all_text(res: Any) -> str:
+    return "\n".join(str(getattr(c, "text", "")) for c in res.content)
 
 
 async def _refused(call: Any, text: str) -> None:
@@ -199,6 +208,60 @@ def test_another_tenants_request_state_is_refused(gw: str, tool: str, prefix: st
     assert "requestState is invalid, expired or not yours" in stolen["error"]["message"]
     done = _modern_call(gw, RED, tool, requestState=state, inputResponses=answers)
     assert done["result"]["content"][0]["text"].endswith("got: fine")
+
+
+async def test_another_tenants_stored_result_cannot_be_read(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    """A result cut to `response.max_tokens` is kept for `read_result` under an id. Ids are the
+    only key: one tenant must not reach another's result by guessing an id from its own."""
+    tmp = tmp_path_factory.mktemp("results")
+    cfg = write_config(
+        tmp / "gw.yaml",
+        {"big": stdio_upstream("large_server.py")},
+        auth={
+            "keys": [
+                {"sha256": hashlib.sha256(RED.encode()).hexdigest(), "tenant": "red"},
+                {"sha256": hashlib.sha256(BLUE.encode()).hexdigest(), "tenant": "blue"},
+            ]
+        },
+        tenants={"profiles": {"red": {}, "blue": {}}},
+        response={"max_tokens": 300},
+        exposure={"mode": "router"},
+    )
+    rid = re.compile(r'read_result\(id="([^"]+)"')
+    with gateway_http(cfg, tmp / "gw.log") as gw:
+        async with asyncio.timeout(60), client(gw, RED) as red, client(gw, BLUE) as blue:
+            call = {"server": "big", "tool": "big", "arguments": {"size": 20000}}
+            mine = rid.findall(_all_text(await red.call_tool("invoke_tool", call)))
+            theirs = rid.findall(_all_text(await blue.call_tool("invoke_tool", call)))
+            assert len(mine) == 1 and len(theirs) == 1
+            page = {"id": mine[0], "page": 2}
+            red_page = _all_text(await red.call_tool("read_result", page))
+            assert len(red_page) > 100
+            # Blue guesses other ids from its own: each character changed in turn.
+            own = theirs[0]
+            guesses = [
+                own[:i] + c + own[i + 1 :] for i in range(len(own)) for c in "0123456789abcdef"
+            ]
+            for guess in dict.fromkeys(g for g in guesses if g != own):
+                res = await blue.call_tool("read_result", {"id": guess, "page": 2})
+                assert res.is_error and "No stored result" in _all_text(res), guess
+
+
+async def test_completing_a_prompt_the_tenant_may_not_see_is_refused(gw: str) -> None:
+    """Green may use alpha but not its prompt `review`: completing that prompt's arguments is
+    refused like getting it (the upstream never asked), while red, who may, reaches it."""
+    prompt = types.PromptReference(type="ref/prompt", name="alpha__review")
+    argument = {"name": "code", "value": "x"}
+    async with asyncio.timeout(60), client(gw, GREEN) as green, client(gw, RED) as red:
+        assert {p.name for p in (await green.list_prompts()).prompts} == set()
+        with pytest.raises(MCPError, match="Unknown prompt: alpha__review"):
+            await green.complete(prompt, argument)
+        try:
+            await red.complete(prompt, argument)
+        except MCPError as e:  # what the upstream answers; not the tenant's refusal
+            assert "Unknown prompt" not in str(e)
 
 
 def test_a_modern_listen_hears_only_of_the_tenants_own_resources(gw: str) -> None:

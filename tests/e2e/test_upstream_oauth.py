@@ -277,3 +277,28 @@ async def test_device_flow_login(tmp_path: Path, server: str) -> None:
     with gateway_http(config, tmp_path / "gw.log") as url:
         async with asyncio.timeout(60), client(url) as c:
             assert await whoami(c) == "Bearer " + as_state(server)["issued"]["access"][-1]
+
+
+@pytest.mark.parametrize(
+    "endpoint",
+    ["file:///etc/passwd", "javascript:alert(1)//", "ms-msdt:/id PCWDiagnostic", "http://h/\na"],
+)
+def test_a_hostile_authorization_endpoint_is_never_opened(tmp_path: Path, endpoint: str) -> None:
+    """The authorization server's metadata names the URL the CLI prints and opens in a browser:
+    one that is not http(s) (a local file, a script, an OS URL handler) is refused, unopened."""
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    cmd = [PY, str(SERVERS / "oauth_server.py"), "--port", str(port)]
+    with http_server(
+        [*cmd, "--authorize-endpoint", endpoint], f"{base}/_test/state", tmp_path / "as.log"
+    ):
+        config = gateway_config(tmp_path, base)
+        out = subprocess.run(
+            [MANIFOLD, "auth", "login", "prot", "-c", str(config), "--no-browser", "--wait", "5"],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    assert out.returncode != 0
+    assert "authorization_endpoint" in out.stderr and "http" in out.stderr, out.stderr
+    assert endpoint.split("\n")[0] not in out.stdout + out.stderr.split("authorization_endpoint")[0]

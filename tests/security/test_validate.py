@@ -11,7 +11,7 @@ import msgspec
 import pytest
 from pydantic import BaseModel
 
-from manifold.catalog import Route
+from manifold.catalog import Catalog, Route
 from manifold.config import (
     ConfigError,
     GatewayConfig,
@@ -259,6 +259,7 @@ def test_build_follows_the_config() -> None:
             self.config = GatewayConfig(
                 security=SecurityConfig(validation=ValidationConfig(enabled=enabled))
             )
+            self.catalog = Catalog(self.config)
 
     assert isinstance(validate.build(Host(True)), ArgumentValidator)
     assert validate.build(Host(False)) is None

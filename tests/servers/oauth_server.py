@@ -20,7 +20,8 @@
   refresh and access token is revoked, as when the user withdraws the grant),
   `POST /_test/ttl?seconds=N` (tokens issued from now on live N seconds).
 
-`--port N` sets the port; `--no-pkce` leaves S256 out of the metadata.
+`--port N` sets the port; `--no-pkce` leaves S256 out of the metadata; `--authorize-endpoint U`
+puts U in the metadata as the authorization endpoint (a hostile server's).
 """
 
 from __future__ import annotations
@@ -50,6 +51,9 @@ parser.add_argument("--port", type=int, required=True)
 parser.add_argument("--access-ttl", type=float, default=3600.0)
 parser.add_argument("--no-pkce", action="store_true", help="metadata without S256")
 parser.add_argument("--exchange-client", default="", help="ID:SECRET allowed to exchange tokens")
+parser.add_argument(
+    "--authorize-endpoint", default=None, help="the metadata's authorization_endpoint (hostile)"
+)
 args = parser.parse_args()
 ttl = {"access": args.access_ttl}  # `POST /_test/ttl?seconds=N` changes it for later tokens
 
@@ -122,7 +126,7 @@ async def asm(_r: Request) -> JSONResponse:
     return JSONResponse(
         {
             "issuer": BASE,
-            "authorization_endpoint": f"{BASE}/authorize",
+            "authorization_endpoint": args.authorize_endpoint or f"{BASE}/authorize",
             "token_endpoint": f"{BASE}/token",
             "registration_endpoint": f"{BASE}/register",
             "revocation_endpoint": f"{BASE}/revoke",

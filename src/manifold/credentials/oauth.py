@@ -23,7 +23,7 @@ import urllib.error
 import urllib.parse
 import urllib.request
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from manifold.config import UpstreamOAuthConfig
 from manifold.credentials.tokenstore import TokenSet
@@ -163,6 +163,12 @@ def discover(server_url: str, cfg: UpstreamOAuthConfig) -> ServerMetadata:
         raise OAuthError(
             f"the authorization server {issuer} does not offer PKCE with S256: refused"
         )
+    for key in _ENDPOINTS:  # printed, opened in a browser, posted to: web addresses only
+        if (key in meta or key in _REQUIRED) and not _web_url(meta.get(key)):
+            raise OAuthError(
+                f"the metadata of {issuer}: {key} {str(meta.get(key))[:200]!r} is not an "
+                "http(s) URL: refused"
+            )
     try:
         return ServerMetadata(
             resource=resource,
@@ -176,6 +182,28 @@ def discover(server_url: str, cfg: UpstreamOAuthConfig) -> ServerMetadata:
         )
     except KeyError as e:
         raise OAuthError(f"the metadata of {issuer} has no {e.args[0]}") from None
+
+
+_REQUIRED: Final = ("authorization_endpoint", "token_endpoint")
+_ENDPOINTS: Final = (
+    *_REQUIRED,
+    "registration_endpoint",
+    "revocation_endpoint",
+    "device_authorization_endpoint",
+)
+
+
+def _web_url(value: Any) -> bool:
+    """An absolute http(s) URL with a host and nothing a shell, a terminal or a URL handler
+    could read differently (no spaces or control characters). A hostile authorization server
+    must not get a local file, a script or an OS URL handler opened in the user's browser."""
+    if not isinstance(value, str) or any(c <= " " or c == "\x7f" for c in value):
+        return False
+    try:
+        u = urllib.parse.urlsplit(value)
+    except ValueError:
+        return False
+    return u.scheme in ("https", "http") and bool(u.hostname)
 
 
 def _authorization_server(issuer: str, timeout: float) -> dict[str, Any]:
@@ -398,13 +426,27 @@ def device_authorization(
         return DeviceCode(
             device_code=str(data["device_code"]),
             user_code=str(data["user_code"]),
-            verification_uri=str(data["verification_uri"]),
-            verification_uri_complete=data.get("verification_uri_complete"),
+            verification_uri=_printable_url(data["verification_uri"], url),
+            verification_uri_complete=(
+                None
+                if data.get("verification_uri_complete") is None
+                else _printable_url(data["verification_uri_complete"], url)
+            ),
             expires_in=float(data.get("expires_in", 600)),
             interval=max(1.0, float(data.get("interval", 5))),
         )
     except (KeyError, TypeError, ValueError) as e:
         raise OAuthError(f"the device authorization answer of {url} is incomplete ({e})") from None
+
+
+def _printable_url(value: Any, source: str) -> str:
+    """A verification URL the user is asked to open: http(s) only (see `_web_url`)."""
+    if not _web_url(value):
+        raise OAuthError(
+            f"the device authorization answer of {source}: {str(value)[:200]!r} is "
+            "not an http(s) URL: refused"
+        )
+    return str(value)
 
 
 def poll_device(

@@ -10,6 +10,8 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+import orjson
+
 from manifold.protocol import jsonrpc as rpc
 
 log = logging.getLogger("manifold.downstream")
@@ -28,6 +30,19 @@ class BadFrame(Exception):
         return rpc.encode_error(self.rid, self.code, self.message)
 
 
+# The parser accepts 1,024 levels, but the gateway writes a message on (to the upstream, the
+# audit log, redaction's scan) with orjson, which stops at 254: refuse what it cannot write.
+MAX_NESTING = 254
+
+
+def _too_deep(msg: Any) -> str | None:
+    try:
+        orjson.dumps(msg)
+    except orjson.JSONEncodeError:
+        return f"nested deeper than {MAX_NESTING} levels"
+    return None
+
+
 def parse_frame(data: bytes) -> dict[str, Any]:
     """A validated JSON-RPC message, or BadFrame with the error to answer."""
     if len(data) > MAX_FRAME:
@@ -41,6 +56,8 @@ def parse_frame(data: bytes) -> dict[str, Any]:
         log.warning("parse error on a downstream frame: %s", e)
         raise BadFrame(None, rpc.PARSE_ERROR, f"Parse error: {e}") from None
     why = rpc.validate_request_shape(msg)
+    if why is None and data.count(b"{") + data.count(b"[") > MAX_NESTING:
+        why = _too_deep(msg)  # only a frame with that many brackets can nest that deep
     if why is not None:
         rid = msg.get("id") if isinstance(msg, dict) else None
         if isinstance(rid, bool) or not isinstance(rid, int | str):

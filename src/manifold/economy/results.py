@@ -2,13 +2,13 @@
 
 The governor stores a result that was cut to the token budget here and tells the model the id;
 `read_result(id, page)` returns pages whose texts, joined, are byte-identical to the stored
-text. Kept in memory, bounded in count and age.
+text. Kept in memory, bounded in count and age. The id is the only key to a result, whoever
+asks: it is random (96 bits), so no caller can reach another's result by guessing it.
 """
 
 from __future__ import annotations
 
-import itertools
-import os
+import secrets
 import time
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -38,13 +38,11 @@ class ResultStore:
         self._chars = 0
         # id -> (expiry, text, end offset of each page; empty: pages of `page_chars`)
         self._items: OrderedDict[str, tuple[float, str, tuple[int, ...]]] = OrderedDict()
-        self._ids = itertools.count(1)
-        self._salt = os.urandom(3).hex()
 
     def put(self, text: str, bounds: Sequence[int] = ()) -> str:
         """Keep `text`; `bounds` (ascending end offsets, the last one `len(text)`) sets the
         pages, which the governor sizes by their encoded length."""
-        rid = f"r{next(self._ids)}{self._salt}"
+        rid = "r" + secrets.token_urlsafe(12)  # 17 characters (the governor budgets for 20)
         self._items[rid] = (time.monotonic() + self.ttl, text, tuple(bounds))
         self._chars += len(text)
         # Oldest first out, by count and by size (the newest always stays).

@@ -142,6 +142,8 @@ class Tenants:
         method = ctx.method
         kind = "tools" if method == "tools/call" else "prompts" if method == "prompts/get" else ""
         upstream = ctx.route.upstream
+        if p is not None and method == "completion/complete" and p.upstream_ok(upstream):
+            self._check_completion(p, ctx)
         if p is None or not (
             self._allowed(p, kind, ctx.exposed, upstream) if kind else p.upstream_ok(upstream)
         ):
@@ -155,6 +157,24 @@ class Tenants:
                 )
             raise rpc.RpcError(rpc.INVALID_PARAMS, f"Unknown {what}: {ctx.exposed}")
         return await call_next(ctx)
+
+    def _check_completion(self, p: _Compiled, ctx: CallContext) -> None:
+        """Completing a prompt's argument: the prompt must be one this tenant may see (it is
+        routed by the upstream's own name; its exposed names are looked up, completions being
+        rare)."""
+        ref = ctx.params.get("ref")
+        if not isinstance(ref, dict) or ref.get("type") != "ref/prompt":
+            return
+        route = ctx.route
+        names = [n for n, r in self.host.catalog.prompt_routes.items() if r == route]
+        if not any(self._allowed(p, "prompts", n, route.upstream) for n in names):
+            shown = names[0] if names else ctx.exposed
+            log.info(
+                "refused completion/complete of prompt %s for %r: not in its profile",
+                shown,
+                ctx.principal,
+            )
+            raise rpc.RpcError(rpc.INVALID_PARAMS, f"Unknown prompt: {shown}")
 
 
 def build(gw: TenantsHost) -> Tenants | None:

@@ -22,7 +22,7 @@ import logging
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from manifold.catalog import Catalog, Route
+from manifold.catalog import CallPlan, Catalog, Route
 from manifold.config import GatewayConfig, ToolOverride
 from manifold.pipeline import CallContext, CallNext
 from manifold.protocol import jsonrpc as rpc
@@ -42,6 +42,16 @@ class _CallPlan:
     default: dict[str, Any]
     drop: frozenset[str]  # hidden parameters: a value sent anyway is not passed on
 
+    def apply(self, sent: Any) -> dict[str, Any]:
+        args: dict[str, Any] = dict(self.default)
+        if isinstance(sent, dict):
+            if self.drop:
+                args.update((k, v) for k, v in sent.items() if k not in self.drop)
+            else:
+                args.update(sent)
+        args.update(self.fixed)
+        return args
+
 
 def wanted(config: GatewayConfig) -> bool:
     return any(u.overrides for u in config.enabled_upstreams.values())
@@ -55,7 +65,8 @@ class Overrides:
         # upstream -> shown name -> the upstream's own name (the catalog's filters use it).
         self.renamed: dict[str, dict[str, str]] = {}
         gw.catalog.original_names = self.renamed
-        self._plans: dict[Route, _CallPlan] = {}
+        # Kept in place (never replaced): validation reads the catalog's reference to it.
+        self._plans: dict[Route, CallPlan] = gw.catalog.call_plans
 
     def __repr__(self) -> str:
         return "Overrides()"
@@ -118,14 +129,7 @@ class Overrides:
         plan = self._plans.get(ctx.route)
         if plan is None:
             return await call_next(ctx)
-        sent = ctx.params.get("arguments")
-        args: dict[str, Any] = dict(plan.default)
-        if isinstance(sent, dict):
-            if plan.drop:
-                args.update((k, v) for k, v in sent.items() if k not in plan.drop)
-            else:
-                args.update(sent)
-        args.update(plan.fixed)
+        args = plan.apply(ctx.params.get("arguments"))
         ctx.params = {**ctx.params, "name": plan.original.name, "arguments": args}
         ctx.route = plan.original
         return await call_next(ctx)

@@ -79,6 +79,7 @@ import codecs
 import fnmatch
 import json
 import logging
+import re
 import time
 import unicodedata
 from collections.abc import Callable, Iterator
@@ -116,6 +117,8 @@ _THREAD_CHARS: Final = 256 * 1024  # a result text longer than this is scored in
 _PROTOCOL_KEY: Final = b'"io.modelcontextprotocol/serverInfo":'
 _PROTOCOL_KEY_NEUTRAL: Final = b'"io.modelcontextprotocol.serverInfo":'
 _RECHECK_BYTES: Final = 64 * 1024
+# A JSON escape standing for a printable ASCII character (a plain encoder writes it as it is).
+_ASCII_ESCAPE: Final = re.compile(rb"\\(?:/|u00[2-7][0-9A-Fa-f])")
 
 # ----------------------------------------------------------------------------- the patterns
 
@@ -1220,12 +1223,22 @@ class Guard:
 
     # ------------------------------------------------------------- results
 
+    def _escaped_match(self, raw: Any) -> bool:
+        if _ASCII_ESCAPE.search(raw) is None:
+            return False
+        try:
+            return bool(self._match(orjson.dumps(rpc.load_raw(raw))))
+        except (orjson.JSONDecodeError, orjson.JSONEncodeError):  # too deep: the raw check only
+            return False
+
     async def call(self, ctx: CallContext, call_next: CallNext) -> rpc.Incoming:
         res = await call_next(ctx)
         if ctx.method not in self._methods or res.error is not None:
             return res
         raw = res.result
-        if not raw or not self._match(memoryview(raw)):  # the prefilter: most results end here
+        # The prefilter: most results end here, unless the JSON spells text with escapes
+        # (`\u0049gnore`), which the model reads decoded: then it runs again over the strings.
+        if not raw or not (self._match(memoryview(raw)) or self._escaped_match(raw)):
             return res
         if len(raw) <= _RECHECK_BYTES:
             b = bytes(raw)

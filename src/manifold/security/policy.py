@@ -454,6 +454,17 @@ class Policy:
             self.engine.learn(event.upstream, event.items)
         return event.items
 
+    def own(self, route: Route) -> Route:
+        """The route by the upstream's own tool name: rules (and the annotations learnt from the
+        upstream's list) name a tool as its upstream does, not as an override renamed it."""
+        if self._catalog is not None:
+            renamed = self._catalog.original_names.get(route.upstream)
+            if renamed:
+                name = renamed.get(route.name)
+                if name is not None:
+                    return Route(route.upstream, name)
+        return route
+
     # ----------------------------------------------------------------- calls
 
     async def call(self, ctx: CallContext, call_next: CallNext) -> rpc.Incoming:
@@ -462,7 +473,7 @@ class Policy:
         args = ctx.params.get("arguments")
         if args is None:
             args = {}
-        d = self.engine.decide(ctx.route, args, ctx.client_name, ctx.principal)
+        d = self.engine.decide(self.own(ctx.route), args, ctx.client_name, ctx.principal)
         if not self.enforce:
             if d.action != "allow" or d.redacted:
                 log.warning(
@@ -543,7 +554,9 @@ class HidingPolicy(Policy):
         if hidden is None:
             routes = self._catalog.tool_routes
             hidden = frozenset(
-                name for name, route in routes.items() if self.engine.always_denied(route, *key)
+                name
+                for name, route in routes.items()
+                if self.engine.always_denied(self.own(route), *key)
             )
             self._hidden[key] = hidden
             if len(self._hidden) > self._max_hidden:

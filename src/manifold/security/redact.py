@@ -94,6 +94,10 @@ class _Compiled:
 
 
 SHORT = 4096
+# A JSON escape that stands for a printable ASCII character (which a plain encoder writes as
+# it is): only such a result is decoded when its bytes fire no trigger (re: a literal backslash
+# is searched for first, at memchr speed).
+_ASCII_ESCAPE = re.compile(rb"\\(?:/|u00[2-7][0-9A-Fa-f])")
 RAW_SCAN = 256 * 1024  # results larger than this are scanned as JSON text, not walked
 _UNANCHORED = re2._re2.RE2.Anchor.UNANCHORED
 
@@ -446,7 +450,11 @@ class Redactor:
         """A result's bytes redacted, or None when nothing in it is a secret."""
         rules = self.fired(raw)  # RE2 reads the buffer as it is
         if not rules:
-            return None
+            # A secret spelt with JSON escapes (`\u0041KIA...`, `\/`) fires no trigger in the
+            # bytes, but the client reads the secret itself: decode such a result and walk it.
+            if _ASCII_ESCAPE.search(raw) is None:
+                return None
+            return self._walk(raw)
         if len(raw) > RAW_SCAN and all(r.finditer_short is not None for r in rules):
             return self._raw_scan(bytes(raw), rules)
         return self._walk(raw)

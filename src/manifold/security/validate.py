@@ -25,7 +25,7 @@ import logging
 from collections import OrderedDict
 from typing import Any, Final, Protocol
 
-from manifold.catalog import Route
+from manifold.catalog import CallPlan, Catalog, Route
 from manifold.config import GatewayConfig, ValidationConfig
 from manifold.hooks import CatalogEvent, Items
 from manifold.pipeline import CallContext, CallNext
@@ -46,6 +46,8 @@ class ValidationHost(Protocol):
 
     @property
     def config(self) -> GatewayConfig: ...
+    @property
+    def catalog(self) -> Catalog: ...
 
 
 class _Unvalidated:
@@ -175,9 +177,9 @@ def _short(text: str) -> str:
 class ArgumentValidator:
     """The addon: `catalog` records schemas, `call` checks `tools/call` arguments."""
 
-    __slots__ = ("_cache", "_flats", "_schemas", "backtrack_limit", "max_validators")
+    __slots__ = ("_cache", "_flats", "_plans", "_schemas", "backtrack_limit", "max_validators")
 
-    def __init__(self, cfg: ValidationConfig) -> None:
+    def __init__(self, cfg: ValidationConfig, plans: dict[Route, CallPlan] | None = None) -> None:
         self.max_validators = cfg.max_validators
         self.backtrack_limit = cfg.pattern_backtrack_limit
         self._schemas: dict[Route, Any] = {}  # route -> the upstream's inputSchema
@@ -185,6 +187,9 @@ class ArgumentValidator:
         # hash runs in Python, a tuple's in C, and this lookup is on every call)
         self._flats: dict[tuple[str, str], _Flat] = {}
         self._cache: OrderedDict[Route, tuple[Any, _Compiled]] = OrderedDict()
+        # The tool overrides' call plans (the catalog's, filled by that addon): an overridden
+        # tool's call is checked as its upstream will receive it, by its upstream's own name.
+        self._plans: dict[Route, CallPlan] = {} if plans is None else plans
 
     # ----------------------------------------------------------------- catalog
 
@@ -251,10 +256,14 @@ class ArgumentValidator:
         if args is None:
             args = {}
         route = ctx.route
+        if self._plans:
+            plan = self._plans.get(route)
+            if plan is not None:
+                route, args = plan.original, plan.apply(args)
         flat = self._flats.get((route.upstream, route.name))
         if flat is not None and flat.plainly_valid(args):
             return
-        v = self.validator(ctx.route)
+        v = self.validator(route)
         if v is not None and v is not UNVALIDATED and not v.is_valid(args):
             self.refuse(ctx, v, args)
 
@@ -287,4 +296,4 @@ class ArgumentValidator:
 
 def build(gw: ValidationHost) -> ArgumentValidator | None:
     cfg = gw.config.security.validation
-    return ArgumentValidator(cfg) if cfg.enabled else None
+    return ArgumentValidator(cfg, gw.catalog.call_plans) if cfg.enabled else None
