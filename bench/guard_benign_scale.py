@@ -1,6 +1,7 @@
 """The injection guard on benign text at scale: documentation and source it did not see.
 
     .venv/bin/python -m bench.guard_benign_scale [--chunks 6000] [--size 2000] [--show]
+        [--no-classifier]
 
 Text chunks (`--size` characters, as a file-reading tool would return them) from what is
 installed next to the gateway: every installed package's METADATA (its README), the
@@ -10,7 +11,8 @@ order and spread evenly up to `--chunks` chunks, so the run is repeatable on one
 environment. Each chunk goes through the guard's `call` hook with the default config, as a
 `tools/call` result. Printed: chunks, blocked, quarantined (a quarantined result reaches
 the client with a warning first: it changes what the client gets), and with `--show` the
-start of each chunk that was not passed. The guard's own sources and docs are left out.
+start of each chunk that was not passed. The guard's own sources and docs are left out, and
+so are the files the learned stage was trained on (a quarter of them, `training_file`).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import asyncio
 import logging
 import site
 import sysconfig
+import zlib
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -31,7 +34,13 @@ _SKIP_PARTS = frozenset({"manifold", "test", "tests", "__pycache__", "idlelib", 
 _EXTS = (".py", ".md", ".rst", ".txt")
 
 
-def _files() -> list[Path]:
+def training_file(p: Path) -> bool:
+    """A quarter of the files (by a hash of their name) are the learned stage's training text
+    (`bench/guard_train.py`); this evaluation never reads them."""
+    return zlib.crc32(f"{p.parent.name}/{p.name}".encode()) % 4 == 0
+
+
+def _files(part: str = "eval") -> list[Path]:
     roots = [Path(p) for p in site.getsitepackages()] + [Path(sysconfig.get_paths()["stdlib"])]
     out: list[Path] = []
     for root in roots:
@@ -41,13 +50,15 @@ def _files() -> list[Path]:
             if p.name == "METADATA" or p.suffix in _EXTS:
                 if "site-packages" in p.parts and root.name != "site-packages":
                     continue  # the standard library's own site-packages (the venv's are above)
+                if training_file(p) == (part == "eval"):
+                    continue
                 out.append(p)
     return out
 
 
-def chunks(limit: int, size: int) -> Iterator[tuple[Path, str]]:
+def chunks(limit: int, size: int, part: str = "eval") -> Iterator[tuple[Path, str]]:
     every: list[tuple[Path, int]] = []
-    files = _files()
+    files = _files(part)
     texts: dict[Path, str] = {}
     for p in files:
         try:
@@ -63,8 +74,8 @@ def chunks(limit: int, size: int) -> Iterator[tuple[Path, str]]:
         yield p, texts[p][i : i + size]
 
 
-async def run(limit: int, size: int, show: bool) -> None:
-    g = Guard(GuardConfig())
+async def run(limit: int, size: int, show: bool, classifier: bool = True) -> None:
+    g = Guard(GuardConfig(classifier=classifier))
     n = 0
     counts = {"blocked": 0, "quarantined": 0, "passed": 0}
     files: set[Path] = set()
@@ -89,9 +100,10 @@ def main() -> None:
     ap.add_argument("--chunks", type=int, default=6000)
     ap.add_argument("--size", type=int, default=2000)
     ap.add_argument("--show", action="store_true")
+    ap.add_argument("--no-classifier", action="store_true", help="the rules alone")
     a = ap.parse_args()
     logging.getLogger("manifold.security.guard").setLevel(logging.ERROR)
-    asyncio.run(run(a.chunks, a.size, a.show))
+    asyncio.run(run(a.chunks, a.size, a.show, not a.no_classifier))
 
 
 if __name__ == "__main__":

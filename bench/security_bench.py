@@ -1,6 +1,7 @@
 """The injection guard's figures: detection on the labelled corpora, and what a scan costs.
 
-    .venv/bin/python -m bench.security_bench [--corpus FILE ...] [--heldout] [--out FILE]
+    .venv/bin/python -m bench.security_bench [--corpus FILE ...] [--heldout] [--no-classifier]
+        [--out FILE]
 
 Detection: each case goes through the guard's addon with the default config, as the gateway
 runs it: a result text as a `tools/call` result (the `call` hook), a description as a tool's
@@ -78,8 +79,8 @@ def load(paths: list[Path]) -> list[dict[str, Any]]:
     return cases
 
 
-def detection(cases: list[dict[str, Any]]) -> list[str]:
-    g = Guard(GuardConfig())
+def detection(cases: list[dict[str, Any]], classifier: bool = True) -> list[str]:
+    g = Guard(GuardConfig(classifier=classifier))
     rows: dict[tuple[str, str], dict[str, int]] = defaultdict(lambda: defaultdict(int))
     missed: list[str] = []
     for c in cases:
@@ -126,8 +127,8 @@ def _prose(size: int) -> bytes:
     return orjson.dumps({"content": [{"type": "text", "text": body}]})
 
 
-def cost() -> list[str]:
-    g = Guard(GuardConfig())
+def cost(classifier: bool = True) -> list[str]:
+    g = Guard(GuardConfig(classifier=classifier))
     lines = [
         "| result | size | per result (median) | throughput |",
         "| --- | ---: | ---: | ---: |",
@@ -168,16 +169,17 @@ def main() -> None:
     ap.add_argument("--heldout", action="store_true", help="the held-out corpus only")
     ap.add_argument("--no-cost", action="store_true")
     ap.add_argument("--show-misses", action="store_true")
+    ap.add_argument("--no-classifier", action="store_true", help="the rules alone")
     ap.add_argument("--out", type=Path)
     a = ap.parse_args()
     logging.getLogger("manifold.security.guard").setLevel(logging.ERROR)
     paths = a.corpus or [DATA / ("guard_heldout.jsonl" if a.heldout else "guard_corpus.jsonl")]
-    det = detection(load(paths))
+    det = detection(load(paths), not a.no_classifier)
     table = [line for line in det if line.startswith("|")]
     misses = [line for line in det if line and not line.startswith("|")]
     out = [f"Corpus: {', '.join(p.name for p in paths)}", "", *table]
     if not a.no_cost:
-        out += ["", *cost()]
+        out += ["", *cost(not a.no_classifier)]
     text = "\n".join(out)
     print(text)
     if a.show_misses:

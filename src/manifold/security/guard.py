@@ -99,6 +99,7 @@ from manifold.protocol import jsonrpc as rpc
 
 if TYPE_CHECKING:
     from manifold.config import GatewayConfig
+    from manifold.security.guard_model import Model as GuardModel
 
 log = logging.getLogger("manifold.security.guard")
 
@@ -881,6 +882,7 @@ class Verdict:
 
     score: float = 0.0
     reasons: dict[str, float] = field(default_factory=dict)
+    classifier: float | None = None  # the learned stage's probability, when it ran
 
     def add(self, reason: str, weight: float) -> None:
         if weight > self.reasons.get(reason, 0.0):
@@ -907,8 +909,9 @@ class Verdict:
 class Scanner:
     """The signals, compiled once."""
 
-    def __init__(self, max_scan_chars: int = 4_000_000) -> None:
+    def __init__(self, max_scan_chars: int = 4_000_000, classifier: bool = True) -> None:
         self.max_scan_chars = max_scan_chars
+        self.model = _learned() if classifier else None
         # Each family of patterns is one RE2 set (one automaton, one bounded memory budget):
         # a match says which patterns occur, which is all a score needs.
         self._english = [(r, w) for r, w, _ in _ENGLISH]
@@ -950,7 +953,10 @@ class Scanner:
         if not text or not self.suspicious(text):
             return v
         self._scan(text, surface, v, 0)
-        return v.finish()
+        v.finish()
+        if self.model is not None:
+            self.model.apply(text, v, self.suspicious)
+        return v
 
     def _scan(self, text: str, surface: str, v: Verdict, depth: int) -> None:
         # What a carrier hides is scanned, and what it hides in turn, to a bounded depth and
@@ -1103,6 +1109,13 @@ class Scanner:
             yield fold[::-1]
 
 
+def _learned() -> GuardModel:
+    """The learned stage (security/guard_model.py), imported only when it is on."""
+    from manifold.security.guard_model import Model
+
+    return Model.load()
+
+
 def _pointed(found: Verdict) -> bool:
     """Whether something beyond the quoted phrases points at the model."""
     return any(
@@ -1198,7 +1211,7 @@ class Guard:
 
     def __init__(self, cfg: GuardConfig, scanner: Scanner | None = None) -> None:
         self.cfg = cfg
-        self.scanner = scanner or Scanner(cfg.max_scan_chars)
+        self.scanner = scanner or Scanner(cfg.max_scan_chars, cfg.classifier)
         self.enforce = cfg.mode == "enforce"
         self.surfaces = frozenset(cfg.surfaces)
         self._methods = frozenset(m for m, s in _SURFACE_OF_METHOD.items() if s in self.surfaces)
@@ -1363,6 +1376,7 @@ class Guard:
                     "target": target,
                     "score": v.score,
                     "reasons": v.names(),
+                    **({} if v.classifier is None else {"classifier": v.classifier}),
                 }
             )
 
