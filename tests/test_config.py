@@ -187,3 +187,14 @@ def test_client_file_resolves_workspace_folder_from_a_relative_path(
     monkeypatch.chdir(tmp_path)
     cfg = load_config(".vscode/mcp.json", env={})
     assert cfg.upstreams["a"].command == f"{tmp_path}/bin/srv"
+
+
+def test_refusal_log_bounds_are_checked() -> None:
+    cfg = parse_config({"auth": {"keys": []}}, "m.yaml", env={})
+    assert cfg.auth.refusal_log_interval == 60 and cfg.auth.refusal_log_max_keys == 1000
+    with pytest.raises(ConfigError) as e:
+        parse_config({"auth": {"refusal_log_interval": -1}}, "m.yaml", env={})
+    assert "auth.refusal_log_interval" in str(e.value)
+    with pytest.raises(ConfigError) as e:
+        parse_config({"auth": {"refusal_log_max_keys": 0}}, "m.yaml", env={})
+    assert "auth.refusal_log_max_keys" in str(e.value)

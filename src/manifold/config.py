@@ -926,6 +926,11 @@ class AuthConfig(_Strict):
     # for `refused_ttl` seconds at most and never past the next JWKS fetch (a key rotation).
     refused_cache_size: int = Field(default=10_000, ge=0, le=1_000_000)
     refused_ttl: float = Field(default=30.0, gt=0, le=3600)
+    # Refused requests' log lines (identity/refusals.py): per interval, the first of each reason
+    # from each source address is logged, the rest counted in one summary line (0: log all);
+    # at most `refusal_log_max_keys` (reason, address) pairs remembered per interval.
+    refusal_log_interval: float = Field(default=60.0, ge=0, le=86400)
+    refusal_log_max_keys: int = Field(default=1000, ge=1, le=1_000_000)
 
     @property
     def enabled(self) -> bool:

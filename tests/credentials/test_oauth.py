@@ -7,6 +7,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import re
 import threading
 import urllib.error
 import urllib.parse
@@ -145,3 +146,62 @@ def no_pkce_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 def test_a_server_without_s256_is_refused(no_pkce_server: str) -> None:
     with pytest.raises(oauth.OAuthError, match="does not offer PKCE with S256"):
         oauth.discover(f"{no_pkce_server}/mcp", UpstreamOAuthConfig())
+
+
+def _redirect(base: str, path: str, to: str) -> None:
+    query = urllib.parse.urlencode({"at": path, "to": to})
+    req = urllib.request.Request(f"{base}/_test/redirect?{query}", data=b"", method="POST")
+    with urllib.request.urlopen(req, timeout=10) as r:
+        r.read()
+
+
+def test_discovery_follows_only_a_few_same_origin_redirects(auth_server: str) -> None:
+    """A discovery GET carries no credentials: a redirect within the server's origin is
+    followed, one to another origin (a `localhost` alias included) or a loop is not."""
+    well_known = "/.well-known/oauth-authorization-server"
+    other = auth_server.replace("127.0.0.1", "localhost")
+    try:
+        _redirect(auth_server, well_known, f"{auth_server}/_test/asm")
+        meta = oauth.discover(f"{auth_server}/mcp", UpstreamOAuthConfig())
+        assert meta.token_endpoint == f"{auth_server}/token"
+        _redirect(auth_server, well_known, f"{other}/_test/asm")
+        with pytest.raises(oauth.OAuthError, match="redirects to another origin"):
+            oauth.discover(f"{auth_server}/mcp", UpstreamOAuthConfig())
+        _redirect(auth_server, well_known, well_known)  # a loop
+        with pytest.raises(oauth.OAuthError, match="redirects more than 3 times"):
+            oauth.discover(f"{auth_server}/mcp", UpstreamOAuthConfig())
+    finally:
+        _redirect(auth_server, well_known, "")
+
+
+def test_a_redirected_registration_or_token_request_is_not_followed(auth_server: str) -> None:
+    """A POST to the authorization server carries credentials (a client secret in HTTP Basic,
+    a refresh token, a code verifier): a 3xx answer is an error naming the endpoint, and
+    nothing reaches where the redirect points."""
+    meta = oauth.discover(f"{auth_server}/mcp", UpstreamOAuthConfig())
+    sink = f"{auth_server}/_test/sink"
+    try:
+        _redirect(auth_server, "/register", sink)
+        with pytest.raises(oauth.OAuthError, match=r"registration endpoint .* redirect"):
+            oauth.register(meta, "http://127.0.0.1:1/callback", 10)
+        _redirect(auth_server, "/token", sink)
+        form = {"grant_type": "refresh_token", "refresh_token": "rt-secret"}
+        with pytest.raises(
+            oauth.OAuthError, match=re.escape(f"token endpoint {meta.token_endpoint} answered")
+        ):
+            oauth.token_request(meta.token_endpoint, form, "cid", "client-secret", 10)
+    finally:
+        _redirect(auth_server, "/register", "")
+        _redirect(auth_server, "/token", "")
+    assert state(auth_server)["sink"] == []
+
+
+@pytest.fixture(scope="module")
+def openid_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    yield from run_server(tmp_path_factory.mktemp("as"), "--openid-only")
+
+
+def test_openid_discovery_with_its_own_issuer(openid_server: str) -> None:
+    meta = oauth.discover(f"{openid_server}/mcp", UpstreamOAuthConfig())
+    assert meta.issuer == openid_server
+    assert meta.token_endpoint == f"{openid_server}/token"

@@ -11,6 +11,7 @@ import base64
 import hashlib
 import http.client
 import json
+import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -324,3 +325,54 @@ def test_health_names_upstreams_only_to_a_caller_with_credentials(
     assert status == 200 and json.loads(body) == {"status": "ok"}
     status, _, body = raw(health, "GET", headers={"Authorization": f"Bearer {API_KEY}"})
     assert status == 200 and "hdr" in json.loads(body)["upstreams"]
+
+
+def test_a_flood_of_refusals_is_logged_once_per_kind_and_source(tmp_path: Path) -> None:
+    """Every refused request used to write its own WARNING line: a flood of bad keys flooded
+    the log. Now the first of each kind from an address is logged (the first one visible at
+    once), the rest are counted into one summary line per interval, every refusal is still
+    answered 401, and a good key is served throughout."""
+    cfg = write_config(
+        tmp_path / "gw.yaml",
+        {},
+        auth={
+            "keys": [{"sha256": hashlib.sha256(API_KEY.encode()).hexdigest(), "tenant": "ops"}],
+            "refusal_log_interval": 2,
+        },
+    )
+    log = tmp_path / "gw.log"
+    ping = {"jsonrpc": "2.0", "id": 1, "method": "ping"}
+    bad, missing = 300, 50
+    with gateway_http(cfg, log) as url, httpx2.Client(timeout=20) as http:
+        first = http.post(url, json=ping, headers={"Authorization": "Bearer mf_wrong_0"})
+        assert first.status_code == 401
+        deadline = time.monotonic() + 10
+        while "refused POST /mcp" not in log.read_text():
+            assert time.monotonic() < deadline, log.read_text()
+            time.sleep(0.05)
+        for i in range(1, bad):
+            r = http.post(url, json=ping, headers={"Authorization": f"Bearer mf_wrong_{i}"})
+            assert r.status_code == 401
+            if i == bad // 2:  # a good key meanwhile
+                assert initialize(url, API_KEY)[0] == 200
+        for _ in range(missing):
+            assert http.post(url, json=ping).status_code == 401
+        # Each refusal is either logged on its own line or counted in a summary line.
+        summary = re.compile(
+            r"(\d+) more refused requests in the last \d+ s, not logged one by one"
+        )
+        deadline = time.monotonic() + 20
+        while True:
+            text = log.read_text()
+            lines = [x for x in text.splitlines() if "refused POST /mcp" in x]
+            counted = sum(int(n) for n in summary.findall(text))
+            if len(lines) + counted == bad + missing or time.monotonic() > deadline:
+                break
+            time.sleep(0.1)
+    assert len(lines) + counted == bad + missing, text
+    # At most one line per kind (a bad key, no key) per interval of 2 s; the run took a few.
+    assert 2 <= len(lines) <= 20, lines
+    assert "from 127.0.0.1: unknown API key or token (401)" in lines[0]
+    assert any("authentication required" in x for x in lines)
+    sums = [x for x in text.splitlines() if summary.search(x)]
+    assert sums and all("from 127.0.0.1)" in x for x in sums), sums

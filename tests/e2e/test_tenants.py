@@ -213,8 +213,8 @@ def test_another_tenants_request_state_is_refused(gw: str, tool: str, prefix: st
 async def test_another_tenants_stored_result_cannot_be_read(
     tmp_path_factory: pytest.TempPathFactory,
 ) -> None:
-    """A result cut to `response.max_tokens` is kept for `read_result` under an id. Ids are the
-    only key: one tenant must not reach another's result by guessing an id from its own."""
+    """A result cut to `response.max_tokens` is kept for `read_result` under an id. Ids are
+    random: one tenant must not reach another's result by guessing an id from its own."""
     tmp = tmp_path_factory.mktemp("results")
     cfg = write_config(
         tmp / "gw.yaml",
@@ -247,6 +247,43 @@ async def test_another_tenants_stored_result_cannot_be_read(
             for guess in dict.fromkeys(g for g in guesses if g != own):
                 res = await blue.call_tool("read_result", {"id": guess, "page": 2})
                 assert res.is_error and "No stored result" in _all_text(res), guess
+
+
+async def test_a_leaked_result_id_reads_nothing_for_another_tenant(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    """A `read_result` id that leaks to another tenant (a log, a shared transcript) reads
+    nothing: the result is bound to the principal that made it, and the other tenant gets the
+    answer of an unknown id (no oracle). Its owner still reads every page."""
+    tmp = tmp_path_factory.mktemp("leak")
+    cfg = write_config(
+        tmp / "gw.yaml",
+        {"big": stdio_upstream("large_server.py")},
+        auth={
+            "keys": [
+                {"sha256": hashlib.sha256(RED.encode()).hexdigest(), "tenant": "red"},
+                {"sha256": hashlib.sha256(BLUE.encode()).hexdigest(), "tenant": "blue"},
+            ]
+        },
+        tenants={"profiles": {"red": {}, "blue": {}}},
+        response={"max_tokens": 300},
+        exposure={"mode": "router"},
+    )
+    rid = re.compile(r'read_result\(id="([^"]+)"')
+    with gateway_http(cfg, tmp / "gw.log") as gw:
+        async with asyncio.timeout(60), client(gw, RED) as red, client(gw, BLUE) as blue:
+            call = {"server": "big", "tool": "big", "arguments": {"size": 20000}}
+            mine = rid.findall(_all_text(await red.call_tool("invoke_tool", call)))
+            assert len(mine) == 1
+            leaked = {"id": mine[0], "page": 2}
+            res = await blue.call_tool("read_result", leaked)
+            assert res.is_error
+            assert _all_text(res) == f"No stored result {mine[0]!r} (it may have expired)."
+            unknown = await blue.call_tool("read_result", {"id": "rnosuchresult0000", "page": 2})
+            assert _all_text(unknown).replace("rnosuchresult0000", mine[0]) == _all_text(res)
+            # The owner is not affected by the attempt.
+            red_page = await red.call_tool("read_result", leaked)
+            assert not red_page.is_error and len(_all_text(red_page)) > 100
 
 
 async def test_completing_a_prompt_the_tenant_may_not_see_is_refused(gw: str) -> None:

@@ -244,6 +244,31 @@ async def test_refused_exchange_gives_the_documented_error(setup: tuple[str, str
     assert mallory not in json.dumps(failed)
 
 
+async def test_a_redirected_token_endpoint_is_not_followed(setup: tuple[str, str, Path]) -> None:
+    """A token exchange answered with a redirect is not followed: following it would carry the
+    gateway's client secret (HTTP Basic) to wherever it points. The call fails with an error
+    naming the endpoint, nothing reaches the redirect's target, and the next call, once the
+    endpoint answers again, goes through."""
+    base, url, _ = setup
+    grace = user_token(base, url, "grace")
+    redirect = {"at": "/token", "to": f"{base}/_test/sink"}
+    as_post(base, "redirect", **redirect)
+    try:
+        async with asyncio.timeout(60), client(url, grace) as c:
+            with pytest.raises(MCPError) as err:
+                await claims(c)
+    finally:
+        as_post(base, "redirect", **{**redirect, "to": ""})
+    sink = as_state(base)["sink"]
+    assert sink == [], sink  # neither the secret nor the user's token went anywhere
+    msg = err.value.error.message
+    assert f"token endpoint {base}/token answered with a redirect" in msg, msg
+    data = err.value.error.data
+    assert isinstance(data, dict) and data["reason"] == "token_exchange"
+    async with asyncio.timeout(60), client(url, grace) as c:
+        assert (await claims(c))["sub"] == "grace"
+
+
 async def test_an_exchanged_token_the_upstream_refuses_is_exchanged_anew(
     setup: tuple[str, str, Path],
 ) -> None:

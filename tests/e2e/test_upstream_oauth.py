@@ -302,3 +302,30 @@ def test_a_hostile_authorization_endpoint_is_never_opened(tmp_path: Path, endpoi
     assert out.returncode != 0
     assert "authorization_endpoint" in out.stderr and "http" in out.stderr, out.stderr
     assert endpoint.split("\n")[0] not in out.stdout + out.stderr.split("authorization_endpoint")[0]
+
+
+@pytest.mark.parametrize("discovery", [[], ["--openid-only"]], ids=["rfc8414", "openid"])
+def test_metadata_naming_another_issuer_is_refused(tmp_path: Path, discovery: list[str]) -> None:
+    """The authorization server's metadata (RFC 8414, or OpenID discovery) must name as its
+    `issuer` the URL it was fetched for: metadata naming another (a mix-up attack, pointing
+    the login at another server's endpoints) refuses the login with a clear error."""
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    cmd = [PY, str(SERVERS / "oauth_server.py"), "--port", str(port), *discovery]
+    with http_server(
+        [*cmd, "--issuer", "https://login.attacker.example"],
+        f"{base}/_test/state",
+        tmp_path / "as.log",
+    ):
+        config = gateway_config(tmp_path, base)
+        out = subprocess.run(
+            [MANIFOLD, "auth", "login", "prot", "-c", str(config), "--no-browser", "--wait", "5"],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        issued = as_state(base)["issued"]
+    assert out.returncode != 0
+    assert "names the issuer 'https://login.attacker.example', not " in out.stderr, out.stderr
+    assert f"{base}'" in out.stderr and "/authorize?" not in out.stdout
+    assert issued == {"access": [], "refresh": []}

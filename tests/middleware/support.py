@@ -11,6 +11,7 @@ import orjson
 
 from manifold.catalog import Route
 from manifold.config import GatewayConfig, ResponseConfig, StateConfig, UpstreamConfig
+from manifold.economy.results import owner_of
 from manifold.gateway import Gateway
 from manifold.middleware.governor import Governor
 from manifold.pipeline import CallContext, compose
@@ -45,6 +46,9 @@ def gateway(**response: Any) -> Gateway:
         return await call_next(ctx)  # type: ignore[no-any-return]
 
     return Gateway(cfg, middleware=[passthrough])
+
+
+OWNER = owner_of("", "")  # who `ctx()` calls as (no principal, no subject)
 
 
 def ctx(
@@ -82,20 +86,21 @@ def governed(gw: Gateway, raw: bytes | Callable[[], bytes]) -> tuple[Governor, H
     return gov, compose([gov], terminal), calls
 
 
-def read_all(gw: Gateway, rid: str) -> tuple[str, list[bytes]]:
-    """The stored text read back page by page with read_result, and each page's result."""
+def read_all(gw: Gateway, rid: str, session: str = "s1") -> tuple[str, list[bytes]]:
+    """The stored text read back page by page with read_result (by the caller of `ctx()`, in
+    `session`), and each page's result."""
     parts: list[str] = []
     frames: list[bytes] = []
     page, pages = 1, None
     while True:
-        res = gw.local_tools.read_result({"id": rid, "page": page})
+        res = gw.local_tools.read_result(ctx(session=session), {"id": rid, "page": page})
         frame = bytes(res.result)
         frames.append(frame)
         obj = orjson.loads(frame)
         assert obj["isError"] is False, obj
         text = obj["content"][0]["text"]
         if pages is None:
-            stored = gw.results.page(rid, 1) if gw.results else None
+            stored = gw.results.page(rid, 1, OWNER, session) if gw.results else None
             assert stored is not None
             pages = stored.pages
         if page < pages:

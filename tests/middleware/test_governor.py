@@ -29,6 +29,7 @@ from manifold.pipeline import CallContext, compose
 from manifold.protocol.jsonrpc import Incoming
 from tests.middleware.support import (
     ENVELOPE,
+    OWNER,
     RESERVE,
     ctx,
     gateway,
@@ -88,7 +89,7 @@ async def test_over_budget_is_cut_stored_and_read_back_byte_identical() -> None:
     back, frames = read_all(gw, rid)
     assert back == text
     assert gw.results is not None
-    p1 = gw.results.page(rid, 1)
+    p1 = gw.results.page(rid, 1, OWNER)
     assert p1 is not None and p1.text == head  # what the model saw is page 1
     assert f"page 1 of {p1.pages}" in note
     for frame in frames:  # every read_result page fits the page size (= max_tokens here)
@@ -342,8 +343,12 @@ async def test_repeat_in_a_session_becomes_a_short_note() -> None:
     assert len(second) + RESERVE <= DEDUP_MAX_TOKENS * 4
     note = orjson.loads(second)["content"][0]["text"]
     assert "Identical" in note and "up__t" in note
-    back, _ = read_all(gw, _rid(orjson.loads(second)))  # kept at the repeat, readable
+    rid = _rid(orjson.loads(second))
+    back, _ = read_all(gw, rid, session="A")  # kept at the repeat, readable in its session
     assert back == text
+    # The note is this session's: so is the result it points at.
+    other = orjson.loads(bytes(gw.local_tools.read_result(ctx(session="B"), {"id": rid}).result))
+    assert other["isError"] and "No stored result" in other["content"][0]["text"]
     # Another session, or no session, gets the result itself.
     assert bytes((await handler(ctx(session="B"))).result) == raw
     assert bytes((await handler(ctx(session=""))).result) == raw

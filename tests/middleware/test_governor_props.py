@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from manifold.economy.tokens import estimate
 from manifold.middleware.governor import fit, page_bounds
-from tests.middleware.support import RESERVE, ctx, gateway, governed, read_all, text_result
+from tests.middleware.support import OWNER, RESERVE, ctx, gateway, governed, read_all, text_result
 
 RID = re.compile(r'read_result\(id="([^"]+)"')
 # Characters that cost more than one byte in JSON: escapes, control characters, multi-byte.
@@ -71,7 +71,7 @@ def test_governed_results_fit_and_pages_join_back(
         return
     back, frames = read_all(gw, m.group(1))
     assert back == full
-    first = gw.results.page(m.group(1), 1)
+    first = gw.results.page(m.group(1), 1, OWNER)
     assert first is not None
     assert obj["content"][0]["text"] == first.text  # the model saw page 1
     page_size = page_tokens or max_tokens

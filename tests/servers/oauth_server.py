@@ -20,8 +20,16 @@
   refresh and access token is revoked, as when the user withdraws the grant),
   `POST /_test/ttl?seconds=N` (tokens issued from now on live N seconds).
 
+- hostile answers: `POST /_test/redirect?at=P&to=U` makes every later request to path P
+  answer `302 Location: U` (`to` empty: stop); `/_test/asm` serves the metadata too;
+  `/_test/sink` (any method) records the
+  `Authorization` header and the body of what reached it (`sink` in the state), as a server
+  a redirect points at would.
+
 `--port N` sets the port; `--no-pkce` leaves S256 out of the metadata; `--authorize-endpoint U`
-puts U in the metadata as the authorization endpoint (a hostile server's).
+puts U in the metadata as the authorization endpoint (a hostile server's); `--issuer U` puts U
+in the metadata as its `issuer` (a mix-up attack's); `--openid-only` serves the metadata only at
+`/.well-known/openid-configuration` (OpenID discovery).
 """
 
 from __future__ import annotations
@@ -54,6 +62,8 @@ parser.add_argument("--exchange-client", default="", help="ID:SECRET allowed to 
 parser.add_argument(
     "--authorize-endpoint", default=None, help="the metadata's authorization_endpoint (hostile)"
 )
+parser.add_argument("--issuer", default=None, help="the metadata's issuer (a mix-up)")
+parser.add_argument("--openid-only", action="store_true", help="metadata by OpenID discovery")
 args = parser.parse_args()
 ttl = {"access": args.access_ttl}  # `POST /_test/ttl?seconds=N` changes it for later tokens
 
@@ -74,7 +84,9 @@ stats: dict[str, Any] = {
     "exchanges": 0,  # token exchanges granted
     "exchange_requests": 0,  # token exchange requests, granted or not
     "subject_tokens": [],  # the subject tokens presented
+    "sink": [],  # what reached /_test/sink: [method, Authorization header, body]
 }
+redirects: dict[str, str] = {}  # path -> where a request to it is redirected (302)
 claims: dict[str, dict[str, str]] = {}  # access token -> {sub, aud} of exchanged tokens
 denied: set[str] = set()  # subjects whose exchanges are refused
 delay = {"exchange": 0.0}
@@ -125,7 +137,7 @@ async def prm(_r: Request) -> JSONResponse:
 async def asm(_r: Request) -> JSONResponse:
     return JSONResponse(
         {
-            "issuer": BASE,
+            "issuer": args.issuer or BASE,
             "authorization_endpoint": args.authorize_endpoint or f"{BASE}/authorize",
             "token_endpoint": f"{BASE}/token",
             "registration_endpoint": f"{BASE}/register",
@@ -363,6 +375,21 @@ async def test_exchange_delay(r: Request) -> JSONResponse:
     return JSONResponse(delay)
 
 
+async def test_redirect(r: Request) -> JSONResponse:
+    path, to = r.query_params["at"], r.query_params.get("to", "")
+    if to:
+        redirects[path] = to
+    else:
+        redirects.pop(path, None)
+    return JSONResponse(redirects)
+
+
+async def test_sink(r: Request) -> JSONResponse:
+    body = (await r.body()).decode(errors="replace")
+    stats["sink"].append([r.method, r.headers.get("authorization", ""), body])
+    return JSONResponse({"error": "invalid_request"}, status_code=400)
+
+
 async def test_revoke(_r: Request) -> JSONResponse:
     n = len(refresh)
     refresh.clear()
@@ -373,7 +400,13 @@ async def test_revoke(_r: Request) -> JSONResponse:
 auth_app = Starlette(
     routes=[
         Route("/.well-known/oauth-protected-resource/mcp", prm),
-        Route("/.well-known/oauth-authorization-server", asm),
+        Route(
+            "/.well-known/openid-configuration"
+            if args.openid_only
+            else "/.well-known/oauth-authorization-server",
+            asm,
+        ),
+        Route("/_test/asm", asm),  # the metadata again, for a redirect to point at
         Route("/register", register, methods=["POST"]),
         Route("/authorize", authorize),
         Route("/device_authorization", device_authorization, methods=["POST"]),
@@ -388,6 +421,8 @@ auth_app = Starlette(
         Route("/_test/expire", test_expire, methods=["POST"]),
         Route("/_test/revoke", test_revoke, methods=["POST"]),
         Route("/_test/ttl", test_ttl, methods=["POST"]),
+        Route("/_test/redirect", test_redirect, methods=["POST"]),
+        Route("/_test/sink", test_sink, methods=["GET", "POST", "PUT"]),
     ]
 )
 mcp_app = mcp.streamable_http_app()
@@ -396,6 +431,17 @@ mcp_app = mcp.streamable_http_app()
 async def app(scope: dict[str, Any], receive: Any, send: Any) -> None:
     if scope["type"] == "lifespan":
         await mcp_app(scope, receive, send)
+        return
+    if scope["type"] == "http" and scope["path"] in redirects:
+        where = redirects[scope["path"]]
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 302,
+                "headers": [(b"location", where.encode()), (b"content-length", b"0")],
+            }
+        )
+        await send({"type": "http.response.body", "body": b""})
         return
     if scope["type"] == "http" and scope["path"].startswith("/mcp"):
         headers = {k.decode().lower(): v.decode() for k, v in scope["headers"]}

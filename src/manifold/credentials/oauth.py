@@ -9,6 +9,13 @@ one is configured. Every request to the authorization server names the upstream 
 
 These calls are rare (a login, a refresh every token lifetime) and run in a thread (`urllib`),
 each bounded by `oauth.timeout` and in size; nothing here is on a call's hot path.
+
+Redirects: a POST (token, registration, device authorization, token exchange) carries
+credentials (the client secret in HTTP Basic, a refresh token, a code verifier, the user's
+token), so a 3xx answer to one is never followed: it is an error naming the endpoint. A
+discovery GET, which carries none, follows at most `MAX_REDIRECTS` redirects, each to the same
+origin. The metadata's `issuer` must be the issuer URL it was fetched for (RFC 8414 section
+3.3, OpenID Connect Discovery section 4.3), or it is refused (a mix-up attack).
 """
 
 from __future__ import annotations
@@ -29,6 +36,7 @@ from manifold.config import UpstreamOAuthConfig
 from manifold.credentials.tokenstore import TokenSet
 
 MAX_BODY = 1024 * 1024  # a metadata document or token response larger than this is refused
+MAX_REDIRECTS = 3  # same-origin redirects a discovery GET follows
 
 
 class OAuthError(Exception):
@@ -54,23 +62,75 @@ class ServerMetadata:
     scopes: list[str] = field(default_factory=list)
 
 
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    """urllib follows redirects with the request's headers (an `Authorization` among them):
+    never here; `_request` judges each 3xx itself."""
+
+    def redirect_request(self, *args: Any, **kwargs: Any) -> None:
+        return None
+
+
+_OPENER: Final = urllib.request.build_opener(_NoRedirect())
+
+
+def _origin(url: str) -> tuple[str, str, int | None]:
+    u = urllib.parse.urlsplit(url)
+    try:
+        port = u.port
+    except ValueError:
+        port = -1
+    default = {"https": 443, "http": 80}.get(u.scheme)
+    return u.scheme, (u.hostname or ""), port if port is not None else default
+
+
 def _request(
     url: str,
     timeout: float,
     data: dict[str, str] | None = None,
     headers: dict[str, str] | None = None,
     body: bytes | None = None,
+    what: str = "",
 ) -> tuple[int, dict[str, str], bytes]:
-    """One bounded HTTP request; any status is returned (the caller judges it)."""
+    """One bounded HTTP request; any status but a redirect is returned (the caller judges
+    it). A POST to the authorization server (`what` names the endpoint) is never redirected:
+    a 3xx is an OAuthError. A GET, which carries no credentials, follows up to MAX_REDIRECTS
+    same-origin redirects."""
     if not url.startswith(("https://", "http://")):
         raise OAuthError(f"not an http(s) URL: {url!r}")
     hdrs = {"Accept": "application/json", **(headers or {})}
     if data is not None:
         body = urllib.parse.urlencode(data).encode()
         hdrs["Content-Type"] = "application/x-www-form-urlencoded"
-    req = urllib.request.Request(url, data=body, headers=hdrs, method="POST" if body else "GET")
+    method = "POST" if body else "GET"
+    first = url
+    for _ in range(MAX_REDIRECTS + 1):
+        status, got, answer = _once(url, body, hdrs, method, timeout)
+        if status not in (301, 302, 303, 307, 308):
+            return status, got, answer
+        where = urllib.parse.urljoin(url, got.get("location", ""))
+        if method == "POST":
+            if not what:  # the upstream's unauthenticated probe: nothing to carry, or follow
+                return status, got, answer
+            raise OAuthError(
+                f"the {what or 'endpoint'} {url} answered with a redirect (HTTP {status}) to "
+                f"{where[:200]!r}: not followed (it would carry the client's credentials)",
+                status=status,
+            )
+        if _origin(where) != _origin(first) or not _web_url(where):
+            raise OAuthError(
+                f"{url} redirects to another origin ({where[:200]!r}): not followed",
+                status=status,
+            )
+        url = where
+    raise OAuthError(f"{first} redirects more than {MAX_REDIRECTS} times: not followed")
+
+
+def _once(
+    url: str, body: bytes | None, hdrs: dict[str, str], method: str, timeout: float
+) -> tuple[int, dict[str, str], bytes]:
+    req = urllib.request.Request(url, data=body, headers=hdrs, method=method)
     try:
-        with urllib.request.urlopen(req, timeout=timeout) as r:
+        with _OPENER.open(req, timeout=timeout) as r:
             return r.status, {k.lower(): v for k, v in r.headers.items()}, _read(r, url)
     except urllib.error.HTTPError as e:
         return e.code, {k.lower(): v for k, v in e.headers.items()}, _read(e, url)
@@ -172,7 +232,7 @@ def discover(server_url: str, cfg: UpstreamOAuthConfig) -> ServerMetadata:
     try:
         return ServerMetadata(
             resource=resource,
-            issuer=str(meta.get("issuer") or issuer),
+            issuer=issuer,
             authorization_endpoint=str(meta["authorization_endpoint"]),
             token_endpoint=str(meta["token_endpoint"]),
             registration_endpoint=meta.get("registration_endpoint"),
@@ -220,7 +280,17 @@ def _authorization_server(issuer: str, timeout: float) -> dict[str, Any]:
     for url in urls:
         status, _, body = _request(url, timeout)
         if status == 200:
-            return _json(body, url)
+            meta = _json(body, url)
+            # RFC 8414 section 3.3 (and OpenID discovery alike): the metadata is the issuer's
+            # only when it says so, to the character; else another server's endpoints could
+            # stand in for this one's (a mix-up attack).
+            if meta.get("issuer") != issuer:
+                raise OAuthError(
+                    f"the authorization server metadata at {url} names the issuer "
+                    f"{str(meta.get('issuer'))[:200]!r}, not {issuer!r}: refused (RFC 8414 "
+                    "requires them identical; a mix-up attack?)"
+                )
+            return meta
     raise OAuthError(f"no authorization server metadata for {issuer} (tried {', '.join(urls)})")
 
 
@@ -274,7 +344,11 @@ def register(
         doc["redirect_uris"] = [redirect_uri]
     url = meta.registration_endpoint
     status, _, body = _request(
-        url, timeout, body=json.dumps(doc).encode(), headers={"Content-Type": "application/json"}
+        url,
+        timeout,
+        body=json.dumps(doc).encode(),
+        headers={"Content-Type": "application/json"},
+        what="registration endpoint",
     )
     if status not in (200, 201):
         raise OAuthError(f"client registration at {url} failed (HTTP {status})", status=status)
@@ -316,7 +390,7 @@ def _token_call(
         headers["Authorization"] = "Basic " + base64.b64encode(pair.encode()).decode()
     else:
         form = {**form, "client_id": client_id}
-    status, _, body = _request(endpoint, timeout, data=form, headers=headers)
+    status, _, body = _request(endpoint, timeout, data=form, headers=headers, what="token endpoint")
     try:
         data = _json(body, endpoint)
     except OAuthError:
@@ -418,7 +492,9 @@ def device_authorization(
     if client_secret:
         pair = f"{urllib.parse.quote(client_id)}:{urllib.parse.quote(client_secret)}"
         headers["Authorization"] = "Basic " + base64.b64encode(pair.encode()).decode()
-    status, _, body = _request(url, timeout, data=form, headers=headers)
+    status, _, body = _request(
+        url, timeout, data=form, headers=headers, what="device authorization endpoint"
+    )
     data = _json(body, url)
     if status != 200:
         raise OAuthError(str(data.get("error") or f"HTTP {status}"), data.get("error"), status)

@@ -36,6 +36,7 @@ from manifold.state import EventLog, Replays, SessionRecord, SessionReplay, Sess
 
 if TYPE_CHECKING:
     from manifold.identity.authn import Authenticator, Identity
+    from manifold.identity.refusals import RefusalLog
 
 log = logging.getLogger("manifold.http")
 
@@ -267,6 +268,7 @@ class HttpFront:
         # front costs one attribute check per request more.
         self.auth: Authenticator | None = None
         self.auth_paths: tuple[str, ...] = ()
+        self.refusals: RefusalLog | None = None  # the refused requests' log lines, rate-limited
 
     # ----------------------------------------------------------------- lifecycle
 
@@ -275,8 +277,10 @@ class HttpFront:
         auth = self.gw.config.auth
         if auth.enabled:  # before binding: no request is ever served unauthenticated
             from manifold.identity.authn import Authenticator
+            from manifold.identity.refusals import RefusalLog
 
             self.auth = Authenticator(auth, "")
+            self.refusals = RefusalLog(log, auth.refusal_log_interval, auth.refusal_log_max_keys)
         # Bind at once; requests that need the upstreams wait for their first connection.
         self._starting = asyncio.ensure_future(self.gw.start())
         self.port = await self.server.start(self.host, self.port)
@@ -300,6 +304,8 @@ class HttpFront:
             self._sweeper.cancel()
         for s in self.sessions:
             self._end_session(s)
+        if self.refusals is not None:
+            self.refusals.close()  # the last interval's summary, if any
         await self.server.stop()
         await self.gw.stop()
 
@@ -426,7 +432,18 @@ class HttpFront:
             if not isinstance(exc, AuthError):
                 raise
             e = exc
-            log.warning("refused %s %s: %s (%d)", req.method, req.path, e.description, e.status)
+            assert self.refusals is not None
+            source = resp.peer_host()
+            self.refusals.refused(
+                f"{e.status} {e.error}",  # the kind (a fixed few), not the attacker's text
+                source,
+                "refused %s %s from %s: %s (%d)",
+                req.method,
+                req.path,
+                source,
+                e.description,
+                e.status,
+            )
             reason = "forbidden" if e.status == 403 else "unauthorized"
             resp.send(
                 e.status,

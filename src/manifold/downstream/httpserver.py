@@ -207,6 +207,10 @@ class Responder:
         )
         self._conn.response_done(self._keep_alive)
 
+    def peer_host(self) -> str:
+        """The client's address (no port): what a refusal is counted by."""
+        return self._conn.peer_host()
+
     async def start(self, status: int, headers: dict[str, str]) -> None:
         self.start_now(status, headers)
         await self._conn.drain()
@@ -391,6 +395,10 @@ class _Conn(asyncio.Protocol):
             )
         else:  # _LINGER
             self._close()
+
+    def peer_host(self) -> str:
+        peer = self.transport.get_extra_info("peername") if self.transport else None
+        return str(peer[0]) if isinstance(peer, tuple) and peer else "?"
 
     def _peer(self) -> str:
         peer = self.transport.get_extra_info("peername") if self.transport else None

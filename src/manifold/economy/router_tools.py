@@ -18,6 +18,7 @@ import msgspec
 import orjson
 
 from manifold.catalog import Route
+from manifold.economy.results import owner_of
 from manifold.economy.search import RankerConfig, ToolEntry, ToolIndex, tokenize
 from manifold.hooks import ListingEvent
 from manifold.pipeline import CallContext
@@ -332,7 +333,7 @@ class GatewayTools:
         if name == "invoke_tool":
             return await self.invoke(ctx, args)
         if name == "read_result":
-            return self.read_result(args)
+            return self.read_result(ctx, args)
         raise rpc.RpcError(rpc.INVALID_PARAMS, f"Unknown tool: {name}")
 
     def visible(self, ctx: CallContext) -> set[str] | None:
@@ -439,13 +440,15 @@ class GatewayTools:
             inner.client_token = ctx.client_token  # token exchange (credentials/exchange.py)
         return await self.gw.pipeline(inner)
 
-    def read_result(self, args: dict[str, Any]) -> rpc.Incoming:
+    def read_result(self, ctx: CallContext, args: dict[str, Any]) -> rpc.Incoming:
         rid = args.get("id")
         page = args.get("page", 1)
         if not isinstance(rid, str) or not isinstance(page, int):
             return text_result("read_result needs 'id' (string) and 'page' (integer).", True)
         store = self.gw.results
-        p = store.page(rid, page) if store is not None else None
+        # Only its owner reads a result; anyone else gets the answer of an unknown id.
+        owner = owner_of(ctx.principal, ctx.subject)
+        p = store.page(rid, page, owner, ctx.session_key) if store is not None else None
         if p is None:
             return text_result(f"No stored result {rid!r} (it may have expired).", True)
         if not p.text:

@@ -59,6 +59,7 @@ from manifold.economy.projection import (
     compile_drop,
     project_result,
 )
+from manifold.economy.results import owner_of
 from manifold.economy.summarize import Summarizer
 from manifold.economy.tokens import estimate, estimate_chars
 from manifold.pipeline import CallContext, CallNext
@@ -295,7 +296,7 @@ class Governor:
             obj = _governable(raw)
             if obj is None:
                 return res
-            note = self._dedup_note(obj, hit, len(raw), _sc_bytes(obj))
+            note = self._dedup_note(ctx, obj, hit, len(raw), _sc_bytes(obj))
             if note is None:
                 return res
             self.gw.savings.record("dedup", estimate(raw), estimate(note))
@@ -321,7 +322,7 @@ class Governor:
             key = digest(cur)
             hit = self.dedup.seen(ctx.session_key, key)
             if hit is not None:
-                note = self._dedup_note(obj, hit, len(cur), sc_bytes)
+                note = self._dedup_note(ctx, obj, hit, len(cur), sc_bytes)
                 if note is not None:
                     # Without dedup the model would have read the result, capped if over.
                     would = estimate(cur)
@@ -419,7 +420,9 @@ class Governor:
         rt = 0 if "resultType" in obj else RESULT_TYPE_RESERVE
         return limit - ENVELOPE_RESERVE - rt + sc_bytes
 
-    def _dedup_note(self, obj: dict[str, Any], hit: Seen, size: int, sc_bytes: int) -> bytes | None:
+    def _dedup_note(
+        self, ctx: CallContext, obj: dict[str, Any], hit: Seen, size: int, sc_bytes: int
+    ) -> bytes | None:
         """The repeat note, or None when it would not be smaller than the result (`size`)."""
         budget = self._budget(obj, min(DEDUP_MAX_TOKENS * 4, self.cap_bytes), sc_bytes)
         if budget >= size:
@@ -429,11 +432,16 @@ class Governor:
             return None  # no room for a note beside the structuredContent
         rid = hit.rid
         store = self.store
-        if store is not None and (rid is None or store.page(rid, 1) is None):
-            # Not kept (it fitted) or expired: keep it now, so the note can point at it.
+        owner = owner_of(ctx.principal, ctx.subject)
+        if store is not None and (
+            rid is None or store.page(rid, 1, owner, ctx.session_key) is None
+        ):
+            # Not kept (it fitted) or expired: keep it now, so the note can point at it. The
+            # note is this session's: so is the result it points at.
             text, _ = full_text(obj)
             if text:
-                rid = hit.rid = store.put(text, page_bounds(text, 0, self.page_room()))
+                bounds = page_bounds(text, 0, self.page_room())
+                rid = hit.rid = store.put(text, bounds, owner, ctx.session_key)
             else:
                 rid = None
         where = f'; read_result(id="{rid}") shows it again' if rid else ""
@@ -474,7 +482,7 @@ class Governor:
             summarized = await self._summarize(ctx, base, kept, text, total, budget)
             if summarized is not None:
                 return summarized[0], summarized[1], "summarize"
-        return self._truncate(base, kept, left_out, text, total, budget)
+        return self._truncate(ctx, base, kept, left_out, text, total, budget)
 
     def _cut_note(self, rid: str | None, pages: int, total: int, left_out: int, short: bool) -> str:
         extra = f" {left_out} other content blocks left out." if left_out else ""
@@ -489,6 +497,7 @@ class Governor:
 
     def _truncate(
         self,
+        ctx: CallContext,
         base: dict[str, Any],
         kept: list[Any],
         left_out: int,
@@ -530,7 +539,7 @@ class Governor:
         bounds = (
             [end, *page_bounds(text, end, page_room)] if end else page_bounds(text, 0, page_room)
         )
-        rid = store.put(text, bounds)
+        rid = store.put(text, bounds, owner_of(ctx.principal, ctx.subject))
         out = frame(text[:end], self._cut_note(rid, len(bounds), total, left_out, short))
         if len(out) > budget or not end:  # never expected; keep the promise regardless
             note = f'[{len(bounds)} pages: read_result(id="{rid}", page=1)]'
@@ -568,7 +577,7 @@ class Governor:
             log.info("summarize: the summary of %s was over the budget; cut instead", ctx.exposed)
             return None
         bounds = page_bounds(text, 0, page_room)
-        rid = self.store.put(text, bounds)
+        rid = self.store.put(text, bounds, owner_of(ctx.principal, ctx.subject))
         return frame(summary, rid, len(bounds)), rid
 
 
