@@ -31,7 +31,7 @@ import sys
 import tempfile
 import time
 import uuid
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine, Mapping
 from dataclasses import asdict, dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -248,6 +248,21 @@ async def close_gateway(ctx: Ctx, conn: StdioConn) -> None:
     if not conn.exited.done():
         ctx.warnings.append("gateway (run) did not exit within 5 s of its stdin closing")
     await conn.close()
+    await reap_leftovers(ctx, "gateway run")
+
+
+async def close_gateways(ctx: Ctx, conns: Mapping[str, StdioConn]) -> None:
+    """Close several gateways run side by side: all of them stop before leftovers are looked
+    for (one's upstreams are not the other's leftovers)."""
+    for gw in conns.values():
+        if gw.stdin is not None and not gw.stdin.is_closing():
+            gw.stdin.close()
+    for gw in conns.values():
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(asyncio.shield(gw.exited), 5.0)
+        if not gw.exited.done():
+            ctx.warnings.append("gateway (run) did not exit within 5 s of its stdin closing")
+        await gw.close()
     await reap_leftovers(ctx, "gateway run")
 
 
@@ -843,6 +858,7 @@ async def measure_resilience(ctx: Ctx) -> None:
         mock = await start_mock(ctx)
         stack.push_async_callback(mock.close)
         conns: dict[str, StdioConn] = {}
+        stack.push_async_callback(close_gateways, ctx, conns)
         try:
             for label in ("default", "loaded"):
                 ups = stdio_upstreams(ctx)
@@ -851,9 +867,8 @@ async def measure_resilience(ctx: Ctx) -> None:
                         u["timeout"] = 30
                         u["resilience"] = LOADED_RESILIENCE
                 conn = await start_gateway_stdio(ctx, f"resilience-{label}", ups)
-                stack.push_async_callback(close_gateway, ctx, conn)
-                await driver.paced_calls(conn, "github__echo", warm, tag=f"w{label}")
                 conns[label] = conn
+                await driver.paced_calls(conn, "github__echo", warm, tag=f"w{label}")
         except GatewayUnavailable as exc:
             g_error = {"error": str(exc), "not_run": True}
         except RpcError as exc:
@@ -929,21 +944,10 @@ async def measure_security(ctx: Ctx) -> None:
     rounds = ctx.n(10, 3)
     res: dict[str, JsonObj] = {"on": {}, "off": {}}
 
-    async def close_both(gws: dict[str, StdioConn]) -> None:
-        # Both stop before leftovers are looked for: one's upstreams are not the other's leftovers.
-        for gw in gws.values():
-            if gw.stdin is not None and not gw.stdin.is_closing():
-                gw.stdin.close()
-        for gw in gws.values():
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(asyncio.shield(gw.exited), 5.0)
-            await gw.close()
-        await reap_leftovers(ctx, "gateway run")
-
     async def both() -> tuple[JsonObj, JsonObj]:
         async with contextlib.AsyncExitStack() as stack:
             gws: dict[str, StdioConn] = {}
-            stack.push_async_callback(close_both, gws)
+            stack.push_async_callback(close_gateways, ctx, gws)
             for label, c in (("off", off_ctx), ("on", on_ctx)):
                 gws[label] = await start_gateway_stdio(c, f"security-{label}", stdio_upstreams(ctx))
             # Paced calls, alternating short blocks so load changes hit both alike.
