@@ -36,8 +36,12 @@ check: setup
 	$(VENV)/bin/mypy
 	$(VENV)/bin/lint-imports --no-cache
 
+# The suite mostly waits on real processes and sockets, so it runs in parallel (pytest-xdist),
+# one file per worker at a time (a file's module fixtures start once). `pytest -q` runs it serially.
+TEST_WORKERS ?= 4
+
 test: check tools
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadfile
 
 bench: setup
 	$(PY) -m bench.run

@@ -31,7 +31,21 @@ TOOLS = Path(os.environ.get("MANIFOLD_TEST_TOOLS") or REPO / ".tools")
 NODE = TOOLS / "bin" / "node"
 NODE_MODULES = TOOLS / "node" / "node_modules"
 EVERYTHING_JS = NODE_MODULES / "@modelcontextprotocol" / "server-everything" / "dist" / "index.js"
-MARK = os.environ.setdefault("MANIFOLD_TEST_MARK", f"run-{os.getpid()}-{int(time.time())}")
+
+
+def _run_mark() -> str:
+    """This run's mark, inherited by whatever a test starts (which may import this module too).
+    Under pytest-xdist each worker is a run of its own: the workers inherit the controller's
+    mark, and each adds its name, so a worker's leftover check sees only its own processes."""
+    mark = os.environ.get("MANIFOLD_TEST_MARK") or f"run-{os.getpid()}-{int(time.time())}"
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if worker and not mark.endswith(f"-{worker}"):
+        mark = f"{mark}-{worker}"
+    os.environ["MANIFOLD_TEST_MARK"] = mark
+    return mark
+
+
+MARK = _run_mark()
 
 
 def free_port() -> int:
