@@ -771,7 +771,7 @@ class GuardConfig(_Strict):
     max_scan_chars: int = Field(default=4_000_000, ge=1024, le=64_000_000)
     # The learned stage (security/guard_model.py): a small linear model shipped with the
     # package, run on texts the prefilter fired on; its probability is the reason `classifier`.
-    classifier: bool = True
+    classifier: bool = False  # optional: it marked a trivial 10 MB text as an injection
 
     @model_validator(mode="after")
     def _order(self) -> GuardConfig:

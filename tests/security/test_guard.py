@@ -586,13 +586,18 @@ def test_a_long_text_is_read_around_what_fired() -> None:
 
 
 def test_the_audit_entry_holds_the_probability() -> None:
-    g = Guard(GuardConfig())
+    g = Guard(GuardConfig(classifier=True))
     seen: list[dict[str, Any]] = []
     g.bind_audit(seen.append)
     out = _json(_run(g, {"content": [{"type": "text", "text": LEARNED[1]}]}))
     assert "classifier" in out["_meta"]["manifold/guard"]["reasons"]
     assert seen[0]["event"] == "guard" and 0.5 <= seen[0]["classifier"] <= 1.0
     assert "classifier" in seen[0]["reasons"]
+
+
+def test_the_learned_stage_is_optional_and_off_by_default() -> None:
+    assert GuardConfig().classifier is False
+    assert Guard(GuardConfig()).scanner.model is None
 
 
 def test_the_learned_stage_can_be_turned_off_and_is_then_not_imported() -> None:
