@@ -768,7 +768,7 @@ class GuardConfig(_Strict):
     # Upstreams (glob patterns on their names) whose text is not scored.
     trusted_upstreams: list[str] = Field(default_factory=list, max_length=1000)
     # Characters of one result scanned at most (the rest passes unscanned).
-    max_scan_chars: int = Field(default=4_000_000, ge=1024, le=64_000_000)
+    max_scan_chars: int = Field(default=1_000_000, ge=1024, le=64_000_000)
     # The learned stage (security/guard_model.py): a small linear model shipped with the
     # package, run on texts the prefilter fired on; its probability is the reason `classifier`.
     classifier: bool = False  # optional: it marked a trivial 10 MB text as an injection
