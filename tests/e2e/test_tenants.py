@@ -210,13 +210,13 @@ def test_another_tenants_request_state_is_refused(gw: str, tool: str, prefix: st
     assert done["result"]["content"][0]["text"].endswith("got: fine")
 
 
-async def test_another_tenants_stored_result_cannot_be_read(
-    tmp_path_factory: pytest.TempPathFactory,
-) -> None:
-    """A result cut to `response.max_tokens` is kept for `read_result` under an id. Ids are
-    random: one tenant must not reach another's result by guessing an id from its own."""
-    tmp = tmp_path_factory.mktemp("results")
-    cfg = write_config(
+# Red and blue on one upstream whose big result is cut and kept for `read_result` (router).
+_RESULT_ID = re.compile(r'read_result\(id="([^"]+)"')
+_BIG_CALL = {"server": "big", "tool": "big", "arguments": {"size": 20000}}
+
+
+def _cut_results_config(tmp: Path) -> Path:
+    return write_config(
         tmp / "gw.yaml",
         {"big": stdio_upstream("large_server.py")},
         auth={
@@ -229,12 +229,19 @@ async def test_another_tenants_stored_result_cannot_be_read(
         response={"max_tokens": 300},
         exposure={"mode": "router"},
     )
-    rid = re.compile(r'read_result\(id="([^"]+)"')
+
+
+async def test_another_tenants_stored_result_cannot_be_read(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    """A result cut to `response.max_tokens` is kept for `read_result` under an id. Ids are
+    random: one tenant must not reach another's result by guessing an id from its own."""
+    tmp = tmp_path_factory.mktemp("results")
+    cfg = _cut_results_config(tmp)
     with gateway_http(cfg, tmp / "gw.log") as gw:
         async with asyncio.timeout(60), client(gw, RED) as red, client(gw, BLUE) as blue:
-            call = {"server": "big", "tool": "big", "arguments": {"size": 20000}}
-            mine = rid.findall(_all_text(await red.call_tool("invoke_tool", call)))
-            theirs = rid.findall(_all_text(await blue.call_tool("invoke_tool", call)))
+            mine = _RESULT_ID.findall(_all_text(await red.call_tool("invoke_tool", _BIG_CALL)))
+            theirs = _RESULT_ID.findall(_all_text(await blue.call_tool("invoke_tool", _BIG_CALL)))
             assert len(mine) == 1 and len(theirs) == 1
             page = {"id": mine[0], "page": 2}
             red_page = _all_text(await red.call_tool("read_result", page))
@@ -256,24 +263,10 @@ async def test_a_leaked_result_id_reads_nothing_for_another_tenant(
     nothing: the result is bound to the principal that made it, and the other tenant gets the
     answer of an unknown id (no oracle). Its owner still reads every page."""
     tmp = tmp_path_factory.mktemp("leak")
-    cfg = write_config(
-        tmp / "gw.yaml",
-        {"big": stdio_upstream("large_server.py")},
-        auth={
-            "keys": [
-                {"sha256": hashlib.sha256(RED.encode()).hexdigest(), "tenant": "red"},
-                {"sha256": hashlib.sha256(BLUE.encode()).hexdigest(), "tenant": "blue"},
-            ]
-        },
-        tenants={"profiles": {"red": {}, "blue": {}}},
-        response={"max_tokens": 300},
-        exposure={"mode": "router"},
-    )
-    rid = re.compile(r'read_result\(id="([^"]+)"')
+    cfg = _cut_results_config(tmp)
     with gateway_http(cfg, tmp / "gw.log") as gw:
         async with asyncio.timeout(60), client(gw, RED) as red, client(gw, BLUE) as blue:
-            call = {"server": "big", "tool": "big", "arguments": {"size": 20000}}
-            mine = rid.findall(_all_text(await red.call_tool("invoke_tool", call)))
+            mine = _RESULT_ID.findall(_all_text(await red.call_tool("invoke_tool", _BIG_CALL)))
             assert len(mine) == 1
             leaked = {"id": mine[0], "page": 2}
             res = await blue.call_tool("read_result", leaked)
