@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.test_supervision import StdioGateway, text_of
-from tests.support import PY, SERVERS, free_port, http_server, stdio_upstream, write_config
+from tests.e2e.test_supervision import text_of
+from tests.support import PY, SERVERS, free_port, http_server, stdio_upstream
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -33,22 +33,6 @@ def headers_servers(tmp: Path, n: int) -> Iterator[list[str]]:
             stack.enter_context(http_server(cmd, url, tmp / f"headers-{i}.log"))
             urls.append(url)
         yield urls
-
-
-@pytest.fixture
-def gateway(tmp_path: Path) -> Iterator[Any]:
-    opened: list[StdioGateway] = []
-
-    def start(upstreams: dict[str, Any], **top: Any) -> StdioGateway:
-        cfg = write_config(tmp_path / "m.yaml", upstreams, **top)
-        gw = StdioGateway(cfg, tmp_path / "gateway.log")
-        opened.append(gw)
-        gw.initialize()
-        return gw
-
-    yield start
-    for gw in opened:
-        gw.__exit__()
 
 
 def test_every_replica_of_a_modern_http_upstream_gets_the_param_headers(

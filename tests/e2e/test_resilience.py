@@ -20,7 +20,6 @@ import subprocess
 import time
 import urllib.request
 from collections import Counter
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -49,22 +48,6 @@ def answered_once(gw: StdioGateway, ids: list[Any]) -> None:
         if "id" in msg and "method" not in msg:
             counts[msg["id"]] += 1
     assert all(counts[i] == 1 for i in ids), {i: counts[i] for i in ids if counts[i] != 1}
-
-
-@pytest.fixture
-def gateway(tmp_path: Path) -> Iterator[Any]:
-    opened: list[StdioGateway] = []
-
-    def start(upstreams: dict[str, Any], **top: Any) -> StdioGateway:
-        cfg = write_config(tmp_path / "m.yaml", upstreams, **top)
-        gw = StdioGateway(cfg, tmp_path / "gateway.log")
-        opened.append(gw)
-        gw.initialize()
-        return gw
-
-    yield start
-    for gw in opened:
-        gw.__exit__()
 
 
 RETRY = {"enabled": True, "attempts": 3, "backoff_initial": 0.01, "backoff_max": 0.05}
