@@ -8,22 +8,36 @@ string, a key, a URI), is refused before it reaches the upstream: a JSON-RPC -32
 names this mechanism and never the value, an ERROR log line naming the honeytoken's label, and
 an `alert` entry in the audit trail.
 
-The scan is one RE2 search (an automaton over every configured value at once, linear time) over
-the parameters' JSON bytes. The module is imported only when `security.honeytokens.values` is
-not empty: without honeytokens it costs nothing.
+Encoded and split forms are refused too: each value is also looked for hex-encoded (either
+case), base64-encoded (standard and URL-safe alphabets, at each of the three alignments a value
+can have inside a longer base64 run, so only the characters the value alone decides), with
+whitespace, line breaks or string boundaries inside it (`"AKIA QWER..."`, base64 wrapped at 76
+columns, `["AKIA", "QWER..."]`), and in a view of the parameters where percent-escapes (also
+double) and backslash escapes (`\\u0041`, `\\x41`, a JSON document inside a string) are decoded.
+
+The scan is one Aho-Corasick automaton (`ahocorasick-rs`) over every form of every value, run
+over one normalised view of the parameters' JSON bytes (and a decoded one when they hold
+escapes): linear in the parameters' size whatever the number of values. Parameters over
+`OFF_LOOP` bytes are scanned in a worker thread (the automaton releases the GIL), so a large
+argument does not hold up the event loop. The module is imported only when
+`security.honeytokens.values` is not empty: without honeytokens it costs nothing.
 """
 
 from __future__ import annotations
 
+import asyncio
+import base64
 import hashlib
 import logging
+import re
 import secrets
 import string
+import urllib.parse
 import zlib
 from typing import Any, Final, NoReturn, Protocol
 
+import ahocorasick_rs
 import orjson
-import re2  # type: ignore[import-untyped]
 
 from manifold.config import GatewayConfig, Honeytoken
 from manifold.hooks import Hooks
@@ -57,6 +71,69 @@ def _json_form(value: str) -> bytes:
     return orjson.dumps(value)[1:-1]
 
 
+# Whitespace and string boundaries are taken out of the view and of every form: a value split by
+# spaces, line breaks (raw, or as the JSON escapes `\n`, `\r`, `\t`) or across the items of a
+# list of strings is found whole.
+_WS_ESCAPES = (b"\\n", b"\\r", b"\\t", b'","')
+_WS = b" \t\n\r\x0b\x0c"
+# Backslash escapes written as text inside a string (`\u0041`, `\x41`): in the JSON view their
+# backslash is itself escaped.
+_TEXT_ESCAPE = re.compile(rb"\\\\(?:u([0-9A-Fa-f]{4})|x([0-9A-Fa-f]{2}))")
+_PCT = re.compile(rb"%[0-9A-Fa-f]{2}")
+PCT_ROUNDS = 3  # percent-decoding rounds at most (double and triple encodings)
+OFF_LOOP = 64 * 1024  # parameters larger than this (JSON bytes) are scanned in a worker thread
+
+
+def _squeeze(b: bytes) -> bytes:
+    for esc in _WS_ESCAPES:
+        if esc in b:
+            b = b.replace(esc, b"")
+    return b.translate(None, _WS)
+
+
+def _unescape(m: re.Match[bytes]) -> bytes:
+    code = int(m.group(1) or m.group(2), 16)
+    if code < 0x20 or 0xD800 <= code <= 0xDFFF:  # a control, or half a surrogate pair
+        return b""
+    return _json_form(chr(code))
+
+
+def _decoded(view: bytes) -> bytes | None:
+    """The view with text escapes and percent-escapes decoded, or None when it holds neither."""
+    out = view
+    if b"\\\\" in out:
+        out = _TEXT_ESCAPE.sub(_unescape, out)
+    for _ in range(PCT_ROUNDS):
+        if _PCT.search(out) is None:
+            break
+        out = _squeeze(urllib.parse.unquote_to_bytes(out))
+    return None if out == view else out
+
+
+def _base64_cores(raw: bytes) -> list[bytes]:
+    """The base64 text that `raw` alone decides, at each of the three alignments it can have in
+    a longer run: the characters whose six bits all come from `raw`."""
+    out = []
+    for k in range(3):
+        enc = base64.b64encode(b"\0" * k + raw)
+        core = enc[-(-8 * k // 6) : 8 * (k + len(raw)) // 6]
+        out.append(core)
+        out.append(core.translate(_URLSAFE))
+    return out
+
+
+_URLSAFE = bytes.maketrans(b"+/", b"-_")
+
+
+def forms(value: str) -> list[bytes]:
+    """Every form `value` is looked for in: as it is (inside JSON), hex (both cases) and base64
+    (both alphabets, three alignments); each squeezed like the view."""
+    raw = value.encode()
+    out = [_json_form(value), raw.hex().encode(), raw.hex().upper().encode()]
+    out.extend(_base64_cores(raw))
+    return [f for f in (_squeeze(f) for f in out) if f]
+
+
 def _encode(params: Any) -> bytes:
     try:
         return orjson.dumps(params)
@@ -69,25 +146,46 @@ def _encode(params: Any) -> bytes:
 class Honeytokens:
     """The addon: one `call` hook that scans the outgoing parameters."""
 
-    __slots__ = ("_labels", "_rx", "gw")
+    __slots__ = ("_ac", "_labels", "gw")
 
     def __init__(self, gw: HoneytokenHost, values: list[str | Honeytoken]) -> None:
         self.gw = gw
-        self._labels: dict[bytes, str] = {}
+        patterns: dict[bytes, str] = {}
         for item in values:
             label, value = label_of(item)
-            self._labels.setdefault(_json_form(value), label)
-        # Longest first: where one value contains another, the longer one names the match.
-        forms = sorted(self._labels, key=len, reverse=True)
-        self._rx = re2.compile(b"|".join(re2.escape(f) for f in forms))
+            for form in forms(value):
+                patterns.setdefault(form, label)
+        self._labels = list(patterns.values())
+        # Leftmost-longest: where one value contains another, the longer one names the match.
+        self._ac = ahocorasick_rs.BytesAhoCorasick(
+            list(patterns), matchkind=ahocorasick_rs.MatchKind.LeftmostLongest
+        )
 
     def find(self, params: Any) -> str | None:
-        """The label of the first honeytoken in `params`, or None."""
-        m = self._rx.search(_encode(params))
-        return None if m is None else self._labels.get(m.group(0), "honeytoken")
+        """The label of the first honeytoken in `params` (in any of its forms), or None."""
+        return self.scan(_encode(params))
+
+    def scan(self, raw: bytes) -> str | None:
+        """`find` over parameters already encoded as JSON."""
+        view = _squeeze(raw)
+        hit = self._search(view)
+        if hit is None and (b"\\" in view or b"%" in view):
+            decoded = _decoded(view)
+            if decoded is not None:
+                hit = self._search(_squeeze(decoded))
+        return hit
+
+    def _search(self, view: bytes) -> str | None:
+        for i, _a, _z in self._ac.find_matches_as_indexes(view):
+            return self._labels[i]
+        return None
 
     async def call(self, ctx: CallContext, call_next: CallNext) -> rpc.Incoming:
-        label = self.find(ctx.params)
+        raw = _encode(ctx.params)
+        if len(raw) > OFF_LOOP:  # a large argument: off the event loop
+            label = await asyncio.to_thread(self.scan, raw)
+        else:
+            label = self.scan(raw)
         if label is not None:
             self.alert(ctx, label)
         return await call_next(ctx)
