@@ -212,13 +212,17 @@ SEAM_RULE_NAME = "seam"
 # Where one text block of a result ends and the next begins: a secret split there reaches the
 # model whole once the blocks are read in sequence. In the set, so a result holding none of
 # these costs nothing more; one that does gets a look at each seam (`Redactor._seam_fires`).
-_SEAM_TRIGGER = r'\}\s*,\s*\{\s*"(?:type"\s*:\s*"(?:text|resource)"|text"\s*:|role"\s*:)'
+_SEAM_TRIGGER = (
+    r'\}\s*,\s*\{\s*"(?:type"\s*:\s*"(?:text|resource)"|text"\s*:|role"\s*:|content"\s*:)'
+)
 _SEAM_AT = re.compile(
-    rb'\}\s*,\s*\{(?=\s*"(?:type"\s*:\s*"(?:text|resource)"|text"\s*:|role"\s*:))'
+    rb'\}\s*,\s*\{(?=\s*"(?:type"\s*:\s*"(?:text|resource)"|text"\s*:|role"\s*:|content"\s*:))'
 )
 _SEAM_TEXT = re.compile(rb'"text"\s*:\s*"')
+_SEAM_TEXT_KEY = re.compile(rb'"text"\s*:\s*$')
 _SEAM_TYPE_LAST = re.compile(rb'"\s*,\s*"type"\s*:\s*"text$')
-_SEAM_JOIN = b'"},{"type":"text","text":"'  # as most servers write it (else: windows)
+# Two text blocks as most servers write them (keys in order, or sorted); others: windows.
+_SEAM_JOINS = (b'"},{"type":"text","text":"', b'","type":"text"},{"text":"')
 SEAM_GLUE = RAW_SCAN  # a result up to this size is matched with its seams glued
 SEAM_WINDOW = 256  # bytes of each side of a seam the set looks at (a trigger is short)
 _SEAM_RULE = _Compiled(SEAM_RULE_NAME, lambda *_: None, (0,), None, b"")
@@ -609,7 +613,9 @@ class Redactor:
         another key) counts as firing: the result is walked."""
         b = bytes(raw)
         if len(b) <= SEAM_GLUE:
-            glued = b.replace(_SEAM_JOIN, b"")
+            glued = b
+            for join in _SEAM_JOINS:
+                glued = glued.replace(join, b"")
             hits = set(self._set.Match(glued) or ())
             if len(self._specs) - 1 not in hits:  # every seam was glued
                 names = {r.name for r in fired}
@@ -626,6 +632,11 @@ class Redactor:
             tail = b[max(prev, end - 1 - SEAM_WINDOW) : end - 1]
             if tail.endswith(b'"text'):  # `{"text": "...", "type": "text"}`
                 tail = tail[:-40] + _SEAM_TYPE_LAST.sub(b"", tail[-40:])
+            q = _last_quote(tail)
+            if q >= 0:  # the window starts before this string: it must be a `text` value
+                if _SEAM_TEXT_KEY.search(tail, max(0, q - 40), q) is None:
+                    return True
+                tail = tail[q + 1 :]
             prev = m.end()
             head = b[prev : prev + SEAM_WINDOW + 32]
             t = _SEAM_TEXT.search(head)
@@ -788,6 +799,19 @@ def _seam_put(old: Any, new: Any, text: str) -> Any:
     if old.get("type") == "resource":
         return {**new, "resource": {**new["resource"], "text": text}}
     return {**new, "text": text}
+
+
+def _last_quote(b: bytes) -> int:
+    """Where the last unescaped `"` of a JSON text is (-1: none): a string starts there."""
+    q = b.rfind(b'"')
+    while q >= 0:
+        k = q
+        while k and b[k - 1] == 0x5C:  # a backslash
+            k -= 1
+        if (q - k) % 2 == 0:
+            return q
+        q = b.rfind(b'"', 0, q)
+    return -1
 
 
 def _decode(b: bytes) -> str:
