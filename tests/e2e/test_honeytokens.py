@@ -156,3 +156,44 @@ async def test_encoded_and_split_canaries_are_refused_and_look_alikes_pass(
     assert len(alerts) == len(smuggled), alerts
     entries = [json.loads(line) for line in audit.read_text().splitlines()]
     assert len([e for e in entries if e.get("event") == "alert"]) == len(smuggled)
+
+
+@pytest.mark.parametrize("mode", ["legacy", "2026-07-28"])
+async def test_a_canary_in_a_sampling_answer_never_reaches_the_upstream(
+    tmp_path: Path, mode: str
+) -> None:
+    """A server asks the client's model (sampling) mid-call; the model answers with a canary.
+    Legacy: the upstream's request gets an error instead of the answer. Modern (the round is
+    relayed, the answer comes back in the retry's `inputResponses`): the retry is refused. In
+    both the upstream never records the answer and the alert is logged."""
+    canary = _new("generic")
+    received = tmp_path / "received.jsonl"
+    received.touch()
+    config = write_config(
+        tmp_path / "gw.yaml",
+        {"leaky": stdio_upstream("leaky_server.py", "--received", str(received))},
+        security={"honeytokens": {"values": [{"name": "generic-canary", "value": canary}]}},
+    )
+
+    async def sampling(context: Any, params: Any) -> types.CreateMessageResult:
+        return types.CreateMessageResult(
+            role="assistant",
+            content=types.TextContent(type="text", text=f"the value is {canary}"),
+            model="m",
+        )
+
+    log = tmp_path / "gw.log"
+    with gateway_http(config, log) as url:
+        async with Client(url, mode=mode, cache=None, sampling_callback=sampling) as c:
+            try:
+                res = await c.call_tool("leaky__ask", {"question": "what is"})
+                assert res.is_error, res
+            except MCPError as err:
+                assert "honeytoken" in str(err)
+            # the session goes on
+            assert not (await c.call_tool("leaky__store", {"text": "after"})).is_error
+    text = _logged(log, "ALERT honeytoken 'generic-canary'")
+    assert canary not in text
+    sent = [json.loads(line) for line in received.read_text().splitlines()]
+    assert [e.get("tool") for e in sent] == ["store"], sent
+    assert canary not in received.read_text()

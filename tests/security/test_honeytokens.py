@@ -242,3 +242,43 @@ async def test_a_large_argument_is_scanned_off_the_event_loop(
         await s.call(ctx("a" * 2_000_000 + base64.b64encode(CANARY.encode()).decode()), terminal)
     assert threads[0] is threading.main_thread()
     assert threads[1] is not threading.main_thread()
+
+
+@pytest.mark.parametrize(
+    "disguised",
+    [
+        CANARY[:6] + "\u200b" + CANARY[6:],  # zero-width space
+        CANARY[:3] + "\u00ad\u2060" + CANARY[3:],  # soft hyphen, word joiner
+        "".join(chr(ord(c) + 0xFEE0) for c in CANARY),  # fullwidth
+        "\u0410\u041a\u0406\u0410" + CANARY[4:],  # Cyrillic A, K, I, A
+    ],
+)
+def test_a_canary_with_invisible_or_look_alike_characters_is_found(disguised: str) -> None:
+    s = _scanner(Honeytoken(name="aws-canary", value=CANARY))
+    assert s.find({"arguments": {"text": f"key: {disguised}"}}) == "aws-canary"
+
+
+async def test_a_canary_in_an_answer_to_a_server_request_is_not_delivered() -> None:
+    from manifold.hooks import ServerRequestContext
+
+    generic = "Zq8Lm2Xw7Rt4Vn9Kb3Yc6Pd1Hs5Jf0Gt"
+    hooks = Hooks([_scanner(Honeytoken(name="generic-canary", value=generic))])
+    assert hooks.has_server_request and not hooks.fulfils_rounds  # rounds stay relayed
+
+    def answering(answer: dict[str, Any]) -> Any:
+        async def deliver(ctx: ServerRequestContext) -> dict[str, Any]:
+            return answer
+
+        return deliver
+
+    model = {"role": "assistant", "content": {"type": "text", "text": f"it is {generic}"}}
+    typed = {"action": "accept", "content": {"key": base64.b64encode(generic.encode()).decode()}}
+    for method, answer in (("sampling/createMessage", model), ("elicitation/create", typed)):
+        ctx = ServerRequestContext(method, {"messages": []}, "up")
+        with pytest.raises(rpc.RpcError) as err:
+            await hooks.server_request(ctx, answering(answer))
+        assert err.value.data == {"mechanism": "honeytoken", "method": method}
+        assert generic not in err.value.message
+    clean = {"role": "assistant", "content": {"type": "text", "text": "no secret here"}}
+    ctx = ServerRequestContext("sampling/createMessage", {"messages": []}, "up")
+    assert await hooks.server_request(ctx, answering(clean)) == clean

@@ -40,10 +40,11 @@ import ahocorasick_rs
 import orjson
 
 from manifold.config import GatewayConfig, Honeytoken
-from manifold.hooks import Hooks
+from manifold.hooks import Hooks, ServerRequestContext, ServerRequestNext
 from manifold.pipeline import CallContext, CallNext
 from manifold.protocol import jsonrpc as rpc
 from manifold.security.alerts import audit_event
+from manifold.security.lookalikes import FOLD
 
 __all__ = ["KINDS", "MECHANISM", "HoneytokenHost", "Honeytokens", "build", "new_token"]
 
@@ -144,9 +145,14 @@ def _encode(params: Any) -> bytes:
 
 
 class Honeytokens:
-    """The addon: one `call` hook that scans the outgoing parameters."""
+    """The addon: a `call` hook that scans the outgoing parameters, and a `server_request` hook
+    that scans the client's answers to a server's sampling and elicitation requests."""
 
     __slots__ = ("_ac", "_labels", "gw")
+
+    # A modern upstream's round relayed to the client comes back as the retry's
+    # `inputResponses`, which `call` scans with the rest of the parameters.
+    sees_relayed_rounds = True
 
     def __init__(self, gw: HoneytokenHost, values: list[str | Honeytoken]) -> None:
         self.gw = gw
@@ -169,6 +175,11 @@ class Honeytokens:
         """`find` over parameters already encoded as JSON."""
         view = _squeeze(raw)
         hit = self._search(view)
+        if hit is None and not view.isascii():  # invisible or look-alike characters inside
+            folded = view.decode("utf-8", "replace").translate(FOLD).encode()
+            if folded != view:
+                view = folded
+                hit = self._search(view)
         if hit is None and (b"\\" in view or b"%" in view):
             decoded = _decoded(view)
             if decoded is not None:
@@ -190,31 +201,35 @@ class Honeytokens:
             self.alert(ctx, label)
         return await call_next(ctx)
 
+    async def server_request(
+        self, ctx: ServerRequestContext, call_next: ServerRequestNext
+    ) -> dict[str, Any]:
+        """An answer to a sampling or elicitation request goes to the upstream: one that
+        carries a canary is not delivered (the upstream gets an error), and is reported."""
+        answer = await call_next(ctx)
+        if ctx.method in _ANSWERED and answer:
+            label = self.find(answer)
+            if label is not None:
+                self._report(
+                    label, ctx.method, ctx.upstream, "", ctx.principal, ctx.client_name, ""
+                )
+                raise rpc.RpcError(
+                    rpc.INVALID_REQUEST,
+                    f"{MECHANISM}: refused: the answer carries a honeytoken (a canary credential "
+                    "that must never be used); the attempt is reported",
+                    {"mechanism": MECHANISM, "method": ctx.method},
+                )
+        return answer
+
     def alert(self, ctx: CallContext, label: str) -> NoReturn:
-        log.error(
-            "ALERT honeytoken %r used: %s %s (upstream %s) by principal %r, client %r, "
-            "session %r; refused",
+        self._report(
             label,
             ctx.method,
-            ctx.exposed,
             ctx.route.upstream,
+            ctx.exposed,
             ctx.principal,
             ctx.client_name,
             ctx.session_key,
-        )
-        audit_event(
-            self.gw,
-            "alert",
-            {
-                "mechanism": MECHANISM,
-                "honeytoken": label,
-                "method": ctx.method,
-                "upstream": ctx.route.upstream,
-                "target": ctx.exposed,
-                "principal": ctx.principal,
-                "client": ctx.client_name,
-                "session": ctx.session_key,
-            },
         )
         raise rpc.RpcError(
             rpc.INVALID_REQUEST,
@@ -222,6 +237,45 @@ class Honeytokens:
             "that must never be used); the attempt is reported",
             {"mechanism": MECHANISM, "target": ctx.exposed},
         )
+
+    def _report(
+        self,
+        label: str,
+        method: str,
+        upstream: str,
+        target: str,
+        principal: str,
+        client: str | None,
+        session: str,
+    ) -> None:
+        log.error(
+            "ALERT honeytoken %r used: %s %s (upstream %s) by principal %r, client %r, "
+            "session %r; refused",
+            label,
+            method,
+            target,
+            upstream,
+            principal,
+            client,
+            session,
+        )
+        audit_event(
+            self.gw,
+            "alert",
+            {
+                "mechanism": MECHANISM,
+                "honeytoken": label,
+                "method": method,
+                "upstream": upstream,
+                "target": target,
+                "principal": principal,
+                "client": client,
+                "session": session,
+            },
+        )
+
+
+_ANSWERED = frozenset({"sampling/createMessage", "elicitation/create"})
 
 
 def build(gw: HoneytokenHost) -> Honeytokens | None:

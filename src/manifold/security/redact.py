@@ -60,6 +60,7 @@ from manifold.hooks import (
 from manifold.pipeline import CallContext, CallNext
 from manifold.protocol import jsonrpc as rpc
 from manifold.security import secret_rules
+from manifold.security.lookalikes import FOLD, INVISIBLE
 from manifold.security.secret_rules import BUILTIN, NAMES, assignment_ok, secret_key
 
 if TYPE_CHECKING:
@@ -176,24 +177,8 @@ _PCT_RULE = _Compiled(
 )
 
 
-# Characters that hide a token from the rules but not from a reader: format characters inside
-# it (zero-width space, soft hyphen, ...), fullwidth forms, and the Cyrillic and Greek letters
-# that look like Latin ones. The view folds them (deletes the first, maps the others to ASCII).
-_INVISIBLE = "\u00ad\u180e\u200b\u200c\u200d\u200e\u200f\u2060\u2061\u2062\u2063\u2064\ufeff"
-_LOOKALIKE = dict(
-    zip(
-        "АВЕКМНОРСТХЅІЈаеорсхуѕіјΑΒΕΖΗΙΚΜΝΟΡΤΥΧοκνρτυχ",
-        "ABEKMHOPCTXSIJaeopcxysijABEZHIKMNOPTYXoknptux",
-        strict=True,
-    )
-)
-_FOLD = str.maketrans(
-    {
-        **{chr(c): chr(c - 0xFEE0) for c in range(0xFF01, 0xFF5F)},
-        **_LOOKALIKE,
-        **dict.fromkeys(_INVISIBLE),
-    }
-)
+# Characters that hide a token from the rules but not from a reader (`lookalikes`): a string
+# holding them next to a token's characters is read again through its folded view.
 _UNI_TRIGGER = (  # characters, not \x{...} escapes: `relax` reads braces as counts
     "[A-Za-z0-9_\\-][\u00ad\u180e\u200b-\u200f\u2060-\u2064\ufeff]"
     "|[\uff10-\uff19\uff21-\uff3a\uff41-\uff5a]{4}"
@@ -407,11 +392,11 @@ class Redactor:
         look-alike letters mapped to ASCII): each secret the rules find there is replaced, in
         `s` itself, by its marker; the rest of `s` (an emoji's joiner, Cyrillic prose) is kept
         as it is."""
-        view = s.translate(_FOLD)
+        view = s.translate(FOLD)
         if len(view) == len(s):
             kept = range(len(s))
         else:
-            kept = [i for i, c in enumerate(s) if c not in _INVISIBLE]  # type: ignore[assignment]
+            kept = [i for i, c in enumerate(s) if c not in INVISIBLE]  # type: ignore[assignment]
         vb = view.encode("utf-8", "surrogatepass")
         found: list[tuple[int, int, bytes]] = []
         for rule in self.fired(vb):
