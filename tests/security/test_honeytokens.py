@@ -180,6 +180,8 @@ def _encodings(value: str) -> list[str]:
         "".join(f"%{b:02X}" for b in raw),  # every character escaped
         urllib.parse.quote(urllib.parse.quote(f"?key={value}", safe=""), safe=""),  # double
         "".join(f"\\u{ord(c):04x}" for c in value),  # JSON-escaped, as text
+        "".join(f"&#{ord(c)};" for c in value),  # HTML character references
+        "".join(f"&#x{ord(c):x};" for c in value),
         json.dumps({"inner": json.dumps({"key": value})}),  # nested JSON strings
         " ".join(value[i : i + 4] for i in range(0, len(value), 4)),  # spaced out
         value[:9] + "\n" + value[9:],  # a line break

@@ -12,8 +12,12 @@ Encoded and split forms are refused too: each value is also looked for hex-encod
 case), base64-encoded (standard and URL-safe alphabets, at each of the three alignments a value
 can have inside a longer base64 run, so only the characters the value alone decides), with
 whitespace, line breaks or string boundaries inside it (`"AKIA QWER..."`, base64 wrapped at 76
-columns, `["AKIA", "QWER..."]`), and in a view of the parameters where percent-escapes (also
-double) and backslash escapes (`\\u0041`, `\\x41`, a JSON document inside a string) are decoded.
+columns, `["AKIA", "QWER..."]`), with invisible characters inside it or fullwidth or Cyrillic /
+Greek look-alike letters (`security.lookalikes`), and in a view of the parameters where
+percent-escapes (also double), backslash escapes (`\\u0041`, `\\x41`, a JSON document inside a
+string) and HTML character references (`&#65;`) are decoded. The client's answers to a server's
+sampling and elicitation requests are scanned the same way (`server_request`): one carrying a
+canary is not delivered, the upstream gets an error.
 
 The scan is one Aho-Corasick automaton (`ahocorasick-rs`) over every form of every value, run
 over one normalised view of the parameters' JSON bytes (and a decoded one when they hold
@@ -80,6 +84,7 @@ _WS = b" \t\n\r\x0b\x0c"
 # Backslash escapes written as text inside a string (`\u0041`, `\x41`): in the JSON view their
 # backslash is itself escaped.
 _TEXT_ESCAPE = re.compile(rb"\\\\(?:u([0-9A-Fa-f]{4})|x([0-9A-Fa-f]{2}))")
+_HTML_REF = re.compile(rb"&#(?:([0-9]{1,7})|[xX]([0-9A-Fa-f]{1,6}));")
 _PCT = re.compile(rb"%[0-9A-Fa-f]{2}")
 PCT_ROUNDS = 3  # percent-decoding rounds at most (double and triple encodings)
 OFF_LOOP = 64 * 1024  # parameters larger than this (JSON bytes) are scanned in a worker thread
@@ -99,11 +104,21 @@ def _unescape(m: re.Match[bytes]) -> bytes:
     return _json_form(chr(code))
 
 
+def _html(m: re.Match[bytes]) -> bytes:
+    code = int(m.group(1)) if m.group(1) else int(m.group(2), 16)
+    if code < 0x20 or 0xD800 <= code <= 0xDFFF or code > 0x10FFFF:
+        return b""
+    return _json_form(chr(code))
+
+
 def _decoded(view: bytes) -> bytes | None:
-    """The view with text escapes and percent-escapes decoded, or None when it holds neither."""
+    """The view with text escapes, HTML character references and percent-escapes decoded, or
+    None when it holds none."""
     out = view
     if b"\\\\" in out:
         out = _TEXT_ESCAPE.sub(_unescape, out)
+    if b"&#" in out:
+        out = _HTML_REF.sub(_html, out)
     for _ in range(PCT_ROUNDS):
         if _PCT.search(out) is None:
             break
@@ -180,7 +195,7 @@ class Honeytokens:
             if folded != view:
                 view = folded
                 hit = self._search(view)
-        if hit is None and (b"\\" in view or b"%" in view):
+        if hit is None and (b"\\" in view or b"%" in view or b"&#" in view):
             decoded = _decoded(view)
             if decoded is not None:
                 hit = self._search(_squeeze(decoded))
