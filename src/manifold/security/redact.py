@@ -837,8 +837,11 @@ class Redaction:
             self._answers(ctx, answers)
         if ctx.method in _ARG_METHODS:
             args = ctx.params.get("arguments")
-            # `["`: a list of strings, whose seams are read too (`Redactor._seams`).
-            if args and (self.r.fired(raw := orjson.dumps(args)) or b'["' in raw):
+            # `["`: a list of strings, read with its seams glued (`Redactor._seams`).
+            if args and (
+                self.r.fired(raw := orjson.dumps(args))
+                or (b'["' in raw and self.r.fired(raw.replace(b'","', b"")))
+            ):
                 new = self.r.value(args, keyed=False)
                 if new is not args:
                     log.debug("redacted secrets in the arguments of %s", ctx.exposed)
