@@ -625,9 +625,12 @@ def test_a_secret_spelt_with_invisible_or_look_alike_characters_is_redacted(
     r: Redactor, disguised: str
 ) -> None:
     rule = "github-token" if disguised.startswith("ghp") else "aws-access-key"
-    assert _texts(r.raw_result(_blocks(f"the key: {disguised} (end)"))) == [
-        f"the key: {marker(rule)} (end)"
-    ]
+    want = [f"the key: {marker(rule)} (end)"]
+    assert _texts(r.raw_result(_blocks(f"the key: {disguised} (end)"))) == want
+    # as a server that escapes every non-ASCII character writes it (`\u200b`)
+    escaped = json.dumps({"content": [{"type": "text", "text": f"the key: {disguised} (end)"}]})
+    assert escaped.isascii()
+    assert _texts(r.raw_result(escaped.encode())) == want
 
 
 @pytest.mark.parametrize(
