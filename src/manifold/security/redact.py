@@ -211,9 +211,18 @@ SEAM_RULE_NAME = "seam"
 # Where one text block of a result ends and the next begins: a secret split there reaches the
 # model whole once the blocks are read in sequence. In the set, so a result holding none of
 # these costs nothing more; one that does gets a look at each seam (`Redactor._seam_fires`).
+# Fires only where a secret could run across: the text before the seam ends with a character
+# a credential or an assignment holds (not after a backslash: an escaped line break ends most
+# blocks), the text after it starts with one. Other shapes (a resource, a message, a block with
+# more keys after its text) always fire.
+_SEAM_L = r"(?:[^\\][A-Za-z0-9_+/=:@%\-]|[=:] )"
+_SEAM_R = r"[A-Za-z0-9_+/=.:@% \-]"
 _SEAM_TRIGGER = (
-    r'\}\s*,\s*\{\s*"(?:type"\s*:\s*"(?:text|resource)"|text"\s*:|role"\s*:|content"\s*:)'
-)
+    _SEAM_L + r'"\s*\}\s*,\s*\{\s*"type"\s*:\s*"text"\s*,\s*"text"\s*:\s*"' + _SEAM_R
+    + "|" + _SEAM_L + r'"\s*,\s*"type"\s*:\s*"text"\s*\}\s*,\s*\{\s*"text"\s*:\s*"' + _SEAM_R
+    + r'|\}\s*,\s*\{\s*"(?:type"\s*:\s*"resource"|role"|content")'
+    + r'|[^"\s]\s*\}\s*,\s*\{\s*"(?:type"\s*:\s*"text"|text"\s*:)'
+)  # fmt: skip
 _SEAM_AT = re.compile(
     rb'\}\s*,\s*\{(?=\s*"(?:type"\s*:\s*"(?:text|resource)"|text"\s*:|role"\s*:|content"\s*:))'
 )
