@@ -689,3 +689,14 @@ def test_outgoing_meta_and_completion_arguments_are_cleaned() -> None:
         marker("aws-access-key"),
         "done",
     ]
+
+
+def test_max_blob_bytes_bounds_the_blobs_decoded_and_a_bad_value_names_the_key() -> None:
+    blob = base64.b64encode(f"AWS_ACCESS_KEY_ID={AWS}\n".encode()).decode()
+    res = orjson.dumps({"contents": [{"uri": "x://env", "mimeType": "text/plain", "blob": blob}]})
+    assert Redactor(RedactionConfig(max_blob_bytes=len(blob))).raw_result(res) is not None
+    assert Redactor(RedactionConfig(max_blob_bytes=len(blob) - 1)).raw_result(res) is None
+    assert Redactor(RedactionConfig(max_blob_bytes=0)).raw_result(res) is None
+    with pytest.raises(ConfigError) as err:
+        parse_config({"security": {"redaction": {"max_blob_bytes": -1}}, "upstreams": {}})
+    assert "security.redaction.max_blob_bytes" in str(err.value)

@@ -72,6 +72,7 @@ FIELD_RULE = "secret-field"  # a string under a secret-named key of a structured
 _ARG_METHODS = frozenset({"tools/call", "prompts/get"})
 _KEEP_KEYS = frozenset({"name", "uri", "uriTemplate"})  # identity of a catalog item
 _META = ("_meta",)
+KEY_MIN = 12  # the shortest credential a rule finds as a key (a key is matched from this length)
 _OUT_KEYS = {"completion/complete": ("_meta", "argument", "context")}
 
 
@@ -205,7 +206,6 @@ _TEXT_MIME = re.compile(
     r"text/|application/(?:json|xml|(?:x-)?yaml|javascript|toml|x-sh|x-www-form-urlencoded"
     r"|x-pem-file|octet-stream)|\+(?:json|xml)$"
 )
-MAX_BLOB = 4 * 1024 * 1024  # base64 characters of a blob decoded at most
 
 SEAM_RULE_NAME = "seam"
 # Where one text block of a result ends and the next begins: a secret split there reaches the
@@ -367,7 +367,7 @@ class Redactor:
         self._risky = False  # a replaced span could have cut a JSON escape (see _raw_scan)
         self.keyed = "secret-assignment" not in off
         self.counts: Counter[str] = Counter()
-        self._keys: dict[str, str] = {}
+        self._max_blob = cfg.max_blob_bytes
         self._set: Any = None
         if triggers:
             s = re2.Set.SearchSet(re2.Options())
@@ -572,20 +572,18 @@ class Redactor:
         return v
 
     def _key(self, k: str) -> str:
-        """A key redacted like any string (a credential used as a key); the answers of the
-        keys seen are kept, since the rows of a result repeat the same few."""
-        hit = self._keys.get(k)
-        if hit is None:
-            if len(self._keys) >= 4096:
-                self._keys.clear()
-            hit = self._keys[k] = self.text(k)
-        return hit
+        """A key redacted like any string (a credential used as a key). Keys shorter than any
+        credential's shape (`id`, `password`, `api_key`) are not matched at all."""
+        return self.text(k) if len(k) >= KEY_MIN else k
 
     def _blob(self, item: dict[str, Any], blob: Any) -> Any:
         """A resource blob that holds text (a text MIME type, or none and valid UTF-8) is
         decoded, redacted and encoded again; binary ones pass as they are."""
         mime = item.get("mimeType")
-        if not isinstance(blob, str) or len(blob) > MAX_BLOB:
+        if not isinstance(blob, str) or not self._max_blob:
+            return blob
+        if len(blob) > self._max_blob:
+            log.debug("a blob of %d characters is over max_blob_bytes: not scanned", len(blob))
             return blob
         if isinstance(mime, str) and mime and _TEXT_MIME.search(mime) is None:
             return blob
