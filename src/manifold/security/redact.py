@@ -343,7 +343,6 @@ class Redactor:
         # Secrets spelt with look-alike characters (zero-width characters inside a token,
         # fullwidth letters, Cyrillic or Greek look-alikes beside Latin ones): read again through
         # a folded view (`Redactor._folded`).
-        self._uni = len(specs)
         specs.append(lambda: _UNI_RULE)
         triggers.append(_UNI_TRIGGER)
         # Resource blobs: a text blob (base64 of a `.env`, a config) is decoded and scanned.
