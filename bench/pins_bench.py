@@ -12,7 +12,9 @@ Prints one JSON object to stdout (milliseconds of wall time, best of five, one p
 - ``per_call_us``: what pinning adds to a call: nothing, it has no call hook (reported as 0 and
   checked: the addon defines no ``call``);
 - ``honeytoken_call_us`` / ``no_honeytoken_call_us``: a small ``tools/call`` through the hook
-  chain with 10 honeytokens configured, and with none (the module is then not loaded).
+  chain with 10 honeytokens configured, and with none (the module is then not loaded);
+- ``honeytoken_scan_ms``: the scan of one 1.2 MB argument of random letters, by number of
+  configured values (the automaton's size), and ``honeytoken_build_ms`` what building it costs.
 """
 
 from __future__ import annotations
@@ -121,6 +123,31 @@ async def _calls(calls: int) -> dict[str, float]:
     return out
 
 
+def _scans() -> dict[str, dict[str, float]]:
+    import random
+    import string
+
+    rng = random.Random(8)
+    body = "".join(rng.choice(string.ascii_letters) for _ in range(1_200_000))
+    params = {"name": "put", "arguments": {"content": body}}
+    host = _Host.__new__(_Host)
+    host.hooks = Hooks()
+    scan: dict[str, float] = {}
+    build: dict[str, float] = {}
+    for n in (10, 100, 1000, 10_000):
+        values: list[str | Honeytoken] = [new_token("generic") for _ in range(n)]
+        t0 = time.perf_counter()
+        ht = Honeytokens(host, values)  # type: ignore[arg-type]
+        build[str(n)] = round((time.perf_counter() - t0) * 1e3, 1)
+        best = float("inf")
+        for _ in range(5):
+            t0 = time.perf_counter()
+            assert ht.find(params) is None
+            best = min(best, time.perf_counter() - t0)
+        scan[str(n)] = round(best * 1e3, 1)
+    return {"honeytoken_scan_ms": scan, "honeytoken_build_ms": build}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--tools", type=int, default=1000)
@@ -128,6 +155,7 @@ def main() -> None:
     a = ap.parse_args()
     res: dict[str, Any] = {"tools": a.tools, **_arrival(a.tools), "per_call_us": 0}
     res.update(asyncio.run(_calls(a.calls)))
+    res.update(_scans())
     print(json.dumps(res))
 
 

@@ -382,6 +382,9 @@ class RedactionConfig(_Strict):
     rules: list[RedactionRule] = Field(default_factory=list, max_length=256)
     # Built-in rules to turn off, by name (docs/security.md lists them).
     disable: list[str] = Field(default_factory=list)
+    # A resource blob that holds text is decoded and scanned up to this many base64 characters;
+    # a longer one passes as it is (logged at debug level). 0: blobs are never decoded.
+    max_blob_bytes: int = Field(default=4 * 1024 * 1024, ge=0, le=256 * 1024 * 1024)
 
 
 class ValidationConfig(_Strict):

@@ -4,8 +4,13 @@ string, a key, with characters JSON escapes), refuses the call without echoing t
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import json
 import subprocess
 import sys
+import threading
+import urllib.parse
 from typing import Any
 
 import pytest
@@ -144,3 +149,138 @@ def test_the_module_is_not_imported_when_no_honeytoken_is_configured() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert out.stdout.split() == ["False", "True"], out.stderr
+
+
+# ------------------------------------------------------------------ encoded and split forms
+
+GH_CANARY = "ghp_Q8vN2kLm4TzR7xWb1YcE5uHj9sDf3Ga6Pi0o"
+
+
+def _b64_runs(value: str) -> list[str]:
+    """`value` base64-encoded inside longer runs, at each of the three alignments, in both
+    alphabets, and wrapped at 76 columns as MIME does."""
+    out = []
+    for pad in ("", "x", "xy"):
+        blob = f"{pad}prefix text; key={value}; suffix".encode()
+        std = base64.b64encode(blob).decode()
+        out += [std, base64.urlsafe_b64encode(blob).decode().rstrip("=")]
+        out.append("\n".join(std[i : i + 76] for i in range(0, len(std), 76)))
+    return out
+
+
+def _encodings(value: str) -> list[str]:
+    raw = value.encode()
+    return [
+        *_b64_runs(value),
+        raw.hex(),
+        raw.hex().upper(),
+        " ".join(f"{b:02x}" for b in raw),  # a hex dump
+        "".join(f"\\x{b:02x}" for b in raw),  # a C string
+        urllib.parse.quote(f"k={value}", safe=""),
+        "".join(f"%{b:02X}" for b in raw),  # every character escaped
+        urllib.parse.quote(urllib.parse.quote(f"?key={value}", safe=""), safe=""),  # double
+        "".join(f"\\u{ord(c):04x}" for c in value),  # JSON-escaped, as text
+        "".join(f"&#{ord(c)};" for c in value),  # HTML character references
+        "".join(f"&#x{ord(c):x};" for c in value),
+        json.dumps({"inner": json.dumps({"key": value})}),  # nested JSON strings
+        " ".join(value[i : i + 4] for i in range(0, len(value), 4)),  # spaced out
+        value[:9] + "\n" + value[9:],  # a line break
+        value[:7] + "\r\n\t" + value[7:],
+    ]
+
+
+@pytest.mark.parametrize("value", [CANARY, GH_CANARY, "sk-proj-Zq7+Lm/4Xw=="])
+def test_a_canary_in_an_encoded_or_split_form_is_found(value: str) -> None:
+    s = _scanner(Honeytoken(name="canary", value=value))
+    for i, enc in enumerate(_encodings(value)):
+        assert s.find({"name": "t", "arguments": {"body": f"see: {enc} end"}}) == "canary", i
+    # split across the items of a list of strings
+    assert s.find({"arguments": {"lines": [value[:6], value[6:]]}}) == "canary"
+
+
+def test_ordinary_arguments_are_not_taken_for_an_encoded_canary() -> None:
+    s = _scanner(*(new_token(k) for k in KINDS for _ in range(20)))
+    benign = [
+        {"body": base64.b64encode(bytes(range(256)) * 64).decode()},  # binary payload
+        {"sha": [hashlib.sha256(str(i).encode()).hexdigest() for i in range(200)]},
+        {"url": "https://example.com/search?q=%E2%9C%93+ok&page=2%20of%2010"},
+        {"code": 'print("\\u00e9t\\u00e9 \\x41\\x42")\n' * 50},
+        {"text": "The quick brown fox jumps over the lazy dog. " * 500},
+        {"lines": ["AKIA", "is a prefix", "ghp_", "is another"]},
+    ]
+    for args in benign:
+        assert s.find({"name": "t", "arguments": args}) is None, args
+
+
+async def test_a_large_argument_is_scanned_off_the_event_loop(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    s = _scanner(Honeytoken(name="aws-canary", value=CANARY))
+    threads: list[threading.Thread] = []
+    scan = Honeytokens.scan
+
+    def spy(self: Honeytokens, raw: bytes) -> str | None:
+        threads.append(threading.current_thread())
+        return scan(self, raw)
+
+    monkeypatch.setattr(Honeytokens, "scan", spy)
+
+    async def terminal(ctx: CallContext) -> rpc.Incoming:
+        raise AssertionError("reached the upstream")
+
+    def ctx(body: str) -> CallContext:
+        return CallContext(
+            "tools/call",
+            {"name": "put", "arguments": {"v": body}},
+            Route("up", "put"),
+            "up__put",
+            None,
+            None,  # type: ignore[arg-type]
+        )
+
+    with pytest.raises(rpc.RpcError):  # small: on the loop
+        await s.call(ctx(base64.b64encode(CANARY.encode()).decode()), terminal)
+    with pytest.raises(rpc.RpcError):  # 2 MB: in a worker thread, still refused
+        await s.call(ctx("a" * 2_000_000 + base64.b64encode(CANARY.encode()).decode()), terminal)
+    assert threads[0] is threading.main_thread()
+    assert threads[1] is not threading.main_thread()
+
+
+@pytest.mark.parametrize(
+    "disguised",
+    [
+        CANARY[:6] + "\u200b" + CANARY[6:],  # zero-width space
+        CANARY[:3] + "\u00ad\u2060" + CANARY[3:],  # soft hyphen, word joiner
+        "".join(chr(ord(c) + 0xFEE0) for c in CANARY),  # fullwidth
+        "\u0410\u041a\u0406\u0410" + CANARY[4:],  # Cyrillic A, K, I, A
+    ],
+)
+def test_a_canary_with_invisible_or_look_alike_characters_is_found(disguised: str) -> None:
+    s = _scanner(Honeytoken(name="aws-canary", value=CANARY))
+    assert s.find({"arguments": {"text": f"key: {disguised}"}}) == "aws-canary"
+
+
+async def test_a_canary_in_an_answer_to_a_server_request_is_not_delivered() -> None:
+    from manifold.hooks import ServerRequestContext
+
+    generic = "Zq8Lm2Xw7Rt4Vn9Kb3Yc6Pd1Hs5Jf0Gt"
+    hooks = Hooks([_scanner(Honeytoken(name="generic-canary", value=generic))])
+    assert hooks.has_server_request and not hooks.fulfils_rounds  # rounds stay relayed
+
+    def answering(answer: dict[str, Any]) -> Any:
+        async def deliver(ctx: ServerRequestContext) -> dict[str, Any]:
+            return answer
+
+        return deliver
+
+    model = {"role": "assistant", "content": {"type": "text", "text": f"it is {generic}"}}
+    typed = {"action": "accept", "content": {"key": base64.b64encode(generic.encode()).decode()}}
+    for method, answer in (("sampling/createMessage", model), ("elicitation/create", typed)):
+        ctx = ServerRequestContext(method, {"messages": []}, "up")
+        with pytest.raises(rpc.RpcError) as err:
+            await hooks.server_request(ctx, answering(answer))
+        assert err.value.data == {"mechanism": "honeytoken", "method": method}
+        assert generic not in err.value.message
+    clean = {"role": "assistant", "content": {"type": "text", "text": "no secret here"}}
+    ctx = ServerRequestContext("sampling/createMessage", {"messages": []}, "up")
+    assert await hooks.server_request(ctx, answering(clean)) == clean

@@ -7,9 +7,10 @@ redaction is idempotent and never raises (hypothesis)."""
 from __future__ import annotations
 
 import base64
+import itertools
 import json
 import zlib
-from typing import Any
+from typing import Any, cast
 
 import orjson
 import pytest
@@ -483,3 +484,219 @@ def test_the_corpus_leaks_nothing_and_alters_few_look_alikes() -> None:
 )
 def test_documentation_examples_pass(r: Redactor, text: str) -> None:
     assert r.text(text) == text
+
+
+# ------------------------------------------------------------------ hidden and split secrets
+
+AWS = "AKIAQ7ZL4MBX2RTN6WPE"
+PEM_BODY = "MIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRgeLezV6ffAt0gun"
+PEM = f"-----BEGIN RSA PRIVATE KEY-----\n{PEM_BODY}\n{PEM_BODY}\n-----END RSA PRIVATE KEY-----"
+
+
+def _blocks(*texts: str, sort_keys: bool = False) -> bytes:
+    body = {"content": [{"type": "text", "text": t} for t in texts], "isError": False}
+    return orjson.dumps(body, option=orjson.OPT_SORT_KEYS if sort_keys else 0)
+
+
+def _texts(raw: bytes | None) -> list[str]:
+    assert raw is not None, "nothing was redacted"
+    return [b["text"] for b in orjson.loads(raw)["content"]]
+
+
+@pytest.mark.parametrize("sort_keys", [False, True])
+@pytest.mark.parametrize(
+    ("secret", "rule", "cuts"),
+    [
+        (AWS, "aws-access-key", [9]),
+        (AWS, "aws-access-key", [1]),
+        (AWS, "aws-access-key", [4, 12]),  # three blocks
+        (GH, "github-token", [6, 20, 30]),  # four blocks
+        (PEM, "private-key", [70]),
+        ("postgres://app:" + "s3cr3tPa55w0rd" + "@db.internal/prod", "url-password", [20]),
+    ],
+)
+def test_a_secret_split_between_text_blocks_is_redacted_on_every_side(
+    r: Redactor, secret: str, rule: str, cuts: list[int], sort_keys: bool
+) -> None:
+    text = f"here: {secret} (end)"
+    at = [0, *(6 + c for c in cuts), len(text)]
+    parts = [text[a:z] for a, z in itertools.pairwise(at)]
+    got = _texts(r.raw_result(_blocks(*parts, sort_keys=sort_keys)))
+    assert len(got) == len(parts)
+    joined = "".join(got)
+    assert marker(rule) in got[0] and marker(rule) in got[-1], got
+    for part in (secret[c:] for c in cuts):
+        assert part not in joined, got
+    assert got[0].startswith("here: ") and got[-1].endswith(" (end)")
+
+
+def test_a_large_result_with_a_split_secret_is_walked_and_redacted(r: Redactor) -> None:
+    filler = "the quick brown fox jumps over the lazy dog. " * 4000  # 180 KB a block
+    raw = _blocks(filler, f"{filler} key {AWS[:10]}", f"{AWS[10:]} {filler}", filler)
+    assert len(raw) > 256 * 1024
+    got = _texts(r.raw_result(raw))
+    assert got[1].endswith(f"key {marker('aws-access-key')}")
+    assert got[2].startswith(f"{marker('aws-access-key')} the quick")
+    assert got[0] == filler and got[3] == filler
+
+
+def test_text_blocks_without_a_secret_across_their_seams_pass(r: Redactor) -> None:
+    for parts in (
+        ("hello", "world"),
+        ("AKIA", "is the prefix of an AWS key id"),
+        ("the commit is 3f786850e387550f", "dab836ed7e6dc881de23001b"),
+        ("password:", " required"),
+        ("x" * 300, "y" * 300, "AKIAIOSFODNN7", "EXAMPLE"),
+    ):
+        assert r.raw_result(_blocks(*parts)) is None, parts
+        assert r.raw_result(_blocks(*parts, sort_keys=True)) is None, parts
+
+
+def test_seams_of_other_adjacent_items_are_read(r: Redactor) -> None:
+    # a text block then an embedded resource
+    res = {
+        "content": [
+            {"type": "text", "text": f"key {AWS[:8]}"},
+            {"type": "resource", "resource": {"uri": "x://a", "text": f"{AWS[8:]} ok"}},
+        ]
+    }
+    got = orjson.loads(cast(bytes, r.raw_result(orjson.dumps(res))))
+    assert got["content"][1]["resource"]["text"] == f"{marker('aws-access-key')} ok"
+    # two prompt messages (either key order)
+    msgs = [
+        {"role": "user", "content": {"type": "text", "text": f"key {GH[:12]}"}},
+        {"content": {"text": GH[12:], "type": "text"}, "role": "user"},
+    ]
+    got = orjson.loads(cast(bytes, r.raw_result(orjson.dumps({"messages": msgs}))))
+    assert [m["content"]["text"] for m in got["messages"]] == [
+        f"key {marker('github-token')}",
+        marker("github-token"),
+    ]
+    # strings of a list, with an item after the split one
+    assert r.value({"lines": ["id:", AWS[:10], AWS[10:], "ok"]}, False) == {
+        "lines": ["id:", marker("aws-access-key"), marker("aws-access-key"), "ok"]
+    }
+
+
+def test_a_credential_used_as_a_key_is_redacted(r: Redactor) -> None:
+    raw = orjson.dumps({"content": [], "structuredContent": {"keys": {AWS: "prod", "n": 1}}})
+    got = orjson.loads(cast(bytes, r.raw_result(raw)))
+    assert got["structuredContent"]["keys"] == {marker("aws-access-key"): "prod", "n": 1}
+    same = {"content": [], "structuredContent": {"password": "required", "id": AWS}}
+    assert set(
+        orjson.loads(cast(bytes, r.raw_result(orjson.dumps(same))))["structuredContent"]
+    ) == {
+        "password",
+        "id",
+    }
+
+
+def test_a_text_blob_is_decoded_and_redacted_and_a_binary_one_passes(r: Redactor) -> None:
+    env = f"DB=postgres://app:s3cr3tPa55w0rd@db/x\nAWS_ACCESS_KEY_ID={AWS}\n".encode()
+    png = b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 4
+    contents = [
+        {"uri": "x://env", "mimeType": "text/plain", "blob": base64.b64encode(env).decode()},
+        {"uri": "x://cfg", "blob": base64.b64encode(env).decode()},  # no type: UTF-8 text
+        {"uri": "x://img", "mimeType": "image/png", "blob": base64.b64encode(png).decode()},
+        {"uri": "x://raw", "blob": base64.b64encode(png).decode()},  # no type: not text
+    ]
+    got = orjson.loads(cast(bytes, r.raw_result(orjson.dumps({"contents": contents}))))
+    for item in got["contents"][:2]:
+        text = base64.b64decode(item["blob"]).decode()
+        assert AWS not in text and "s3cr3tPa55w0rd" not in text, text
+        assert marker("aws-access-key") in text and marker("url-password") in text
+    assert got["contents"][2:] == contents[2:]
+    clean = [{"uri": "x://a", "mimeType": "text/plain", "blob": base64.b64encode(b"hi").decode()}]
+    assert r.raw_result(orjson.dumps({"contents": clean})) is None
+
+
+@pytest.mark.parametrize(
+    "disguised",
+    [
+        "AKIA\u200b" + AWS[4:],  # zero-width space
+        AWS[:10] + "\u00ad" + AWS[10:],  # soft hyphen
+        AWS[:6] + "\u2060\ufeff" + AWS[6:],  # word joiner, BOM
+        "".join(chr(ord(c) + 0xFEE0) for c in AWS),  # fullwidth
+        "\u0410\u041a\u0406\u0410" + AWS[4:],  # Cyrillic A, K, I, A
+        GH[:8] + "\u200c" + GH[8:],
+    ],
+)
+def test_a_secret_spelt_with_invisible_or_look_alike_characters_is_redacted(
+    r: Redactor, disguised: str
+) -> None:
+    rule = "github-token" if disguised.startswith("ghp") else "aws-access-key"
+    want = [f"the key: {marker(rule)} (end)"]
+    assert _texts(r.raw_result(_blocks(f"the key: {disguised} (end)"))) == want
+    # as a server that escapes every non-ASCII character writes it (`\u200b`)
+    escaped = json.dumps({"content": [{"type": "text", "text": f"the key: {disguised} (end)"}]})
+    assert escaped.isascii()
+    assert _texts(r.raw_result(escaped.encode())) == want
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "family 👨\u200d👩\u200d👧 and the 🏳\ufe0f\u200d🌈 flag",
+        "Привет, мир! Windows-сервер 2024 года, версия 5.1, iPhone15Про",  # noqa: RUF001
+        "Ελληνικά: α + β = γ, x2 και Δx",  # noqa: RUF001
+        "２０２４年１２月１日　ＡＢＣＤ株式会社",
+        "soft\u00adhyphen\u00adated com\u00adpound words",
+        "ＡＫＩＡ is the prefix, in fullwidth",  # noqa: RUF001
+        "АКІАXXXXXXXXXXXXXXXX is a placeholder",  # noqa: RUF001
+    ],
+)
+def test_unicode_text_that_hides_no_secret_passes(r: Redactor, text: str) -> None:
+    assert r.raw_result(_blocks(text)) is None
+    assert r.raw_result(_blocks(*text.split(" "))) is None
+
+
+def test_outgoing_meta_and_completion_arguments_are_cleaned() -> None:
+    import asyncio
+
+    import msgspec
+
+    from manifold.catalog import Route
+    from manifold.pipeline import CallContext
+    from manifold.protocol import jsonrpc as rpc
+    from tests.middleware.support import Sink
+
+    addon = _addon()
+    sent: list[Any] = []
+
+    async def upstream(ctx: CallContext) -> rpc.Incoming:
+        sent.append(ctx.params)
+        return rpc.Incoming(result=msgspec.Raw(b'{"content":[]}'))
+
+    params = {"name": "t", "arguments": {"x": 1}, "_meta": {"note": f"key {AWS}"}}
+    ctx = CallContext("tools/call", params, Route("up", "t"), "up__t", Sink(), None)
+    asyncio.run(addon.call(ctx, upstream))
+    assert sent[-1]["_meta"] == {"note": f"key {marker('aws-access-key')}"}
+    params = {
+        "ref": {"type": "ref/prompt", "name": "p"},
+        "argument": {"name": "topic", "value": f"token {GH}"},
+        "context": {"arguments": {"k": AWS}},
+    }
+    ctx = CallContext("completion/complete", params, Route("up", "p"), "up__p", Sink(), None)
+    asyncio.run(addon.call(ctx, upstream))
+    assert sent[-1]["argument"] == {"name": "topic", "value": f"token {marker('github-token')}"}
+    assert sent[-1]["context"] == {"arguments": {"k": marker("aws-access-key")}}
+    # an argument split across the strings of a list
+    params = {"name": "t", "arguments": {"lines": [f"key {AWS[:10]}", AWS[10:], "done"]}}
+    ctx = CallContext("tools/call", params, Route("up", "t"), "up__t", Sink(), None)
+    asyncio.run(addon.call(ctx, upstream))
+    assert sent[-1]["arguments"]["lines"] == [
+        f"key {marker('aws-access-key')}",
+        marker("aws-access-key"),
+        "done",
+    ]
+
+
+def test_max_blob_bytes_bounds_the_blobs_decoded_and_a_bad_value_names_the_key() -> None:
+    blob = base64.b64encode(f"AWS_ACCESS_KEY_ID={AWS}\n".encode()).decode()
+    res = orjson.dumps({"contents": [{"uri": "x://env", "mimeType": "text/plain", "blob": blob}]})
+    assert Redactor(RedactionConfig(max_blob_bytes=len(blob))).raw_result(res) is not None
+    assert Redactor(RedactionConfig(max_blob_bytes=len(blob) - 1)).raw_result(res) is None
+    assert Redactor(RedactionConfig(max_blob_bytes=0)).raw_result(res) is None
+    with pytest.raises(ConfigError) as err:
+        parse_config({"security": {"redaction": {"max_blob_bytes": -1}}, "upstreams": {}})
+    assert "security.redaction.max_blob_bytes" in str(err.value)

@@ -14,7 +14,9 @@ What it cleans, and where (hooks, see `manifold.hooks`):
   answer on its way back (an elicitation answer is the user's, for that server, and passes);
   in a modern round relayed to the client, the same through `call` (the round is a result, the
   answers come back in the retry's `inputResponses`), so rounds stay relayed;
-- everywhere: a URL-encoded run is decoded, scanned, and encoded again when it changed.
+- everywhere: a URL-encoded run is decoded, scanned, and encoded again when it changed;
+- seams: adjacent text blocks and adjacent strings of a list are also read as one text (a
+  secret split between them is redacted on both sides, see `Redactor._seams`).
 
 A secret becomes `[REDACTED:<rule>]`; for rules with a context (`password=`, `Bearer `, a URL's
 user) only the secret part is replaced. The built-in rules are in `secret_rules.py`; user rules
@@ -32,6 +34,8 @@ Counts per rule are kept in `Redactor.counts`; a debug log line names what was r
 
 from __future__ import annotations
 
+import base64
+import bisect
 import functools
 import logging
 import re
@@ -39,7 +43,7 @@ import urllib.parse
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import msgspec
 import orjson
@@ -56,6 +60,7 @@ from manifold.hooks import (
 from manifold.pipeline import CallContext, CallNext
 from manifold.protocol import jsonrpc as rpc
 from manifold.security import secret_rules
+from manifold.security.lookalikes import FOLD, INVISIBLE
 from manifold.security.secret_rules import BUILTIN, NAMES, assignment_ok, secret_key
 
 if TYPE_CHECKING:
@@ -66,6 +71,9 @@ log = logging.getLogger("manifold.security.redact")
 FIELD_RULE = "secret-field"  # a string under a secret-named key of a structured value
 _ARG_METHODS = frozenset({"tools/call", "prompts/get"})
 _KEEP_KEYS = frozenset({"name", "uri", "uriTemplate"})  # identity of a catalog item
+_META = ("_meta",)
+KEY_MIN = 12  # the shortest credential a rule finds as a key (a key is matched from this length)
+_OUT_KEYS = {"completion/complete": ("_meta", "argument", "context")}
 
 
 class RedactHost(Protocol):
@@ -97,7 +105,11 @@ SHORT = 4096
 # A JSON escape that stands for a printable ASCII character (which a plain encoder writes as
 # it is): only such a result is decoded when its bytes fire no trigger (re: a literal backslash
 # is searched for first, at memchr speed).
-_ASCII_ESCAPE = re.compile(rb"\\(?:/|u00[2-7][0-9A-Fa-f])")
+_ASCII_ESCAPE = re.compile(
+    # and the escapes of the characters that can disguise a token (see `_UNI_TRIGGER`)
+    rb"\\(?:/|u00[2-7][0-9A-Fa-f]|u(?:00[aA][dD]|180[eE]|200[b-fB-F]|206[0-4]|[fF][eE][fF][fF]"
+    rb"|[fF][fF][0-5][0-9A-Fa-f]|0[34][0-9A-Fa-f]{2}))"
+)
 RAW_SCAN = 256 * 1024  # results larger than this are scanned as JSON text, not walked
 _UNANCHORED = re2._re2.RE2.Anchor.UNANCHORED
 
@@ -168,6 +180,55 @@ _PCT_SAFE = "/:=&?@;,+[]!*()$~"  # kept as they are when a changed run is encode
 _PCT_RULE = _Compiled(
     PCT_RULE_NAME, lambda *_: None, (0,), None, b"", b"", False, _PCT_ESC.finditer, _PCT_ESC.match
 )
+
+
+# Characters that hide a token from the rules but not from a reader (`lookalikes`): a string
+# holding them next to a token's characters is read again through its folded view.
+_UNI_TRIGGER = (  # characters, not \x{...} escapes: `relax` reads braces as counts
+    "[A-Za-z0-9_\\-][\u00ad\u180e\u200b-\u200f\u2060-\u2064\ufeff]"
+    "|[\uff10-\uff19\uff21-\uff3a\uff41-\uff5a]{4}"
+    "|[A-Za-z0-9][\u0391-\u03c9\u0400-\u045f]|[\u0391-\u03c9\u0400-\u045f][A-Za-z0-9]"
+)
+# The set's DFA budget: with the multi-byte classes above, RE2's default 8 MiB ran out on
+# varied text and the set fell back to its slow path (the dense corpus: 2 ms -> 120 ms); at
+# 32 MiB it stays fast, and after that corpus, 5 MB of prose and 4 MB of mixed scripts the
+# process holds about 1.6 MiB more.
+SET_MEM = 32 << 20
+_UNI_RULE = _Compiled("unicode", lambda *_: None, (0,), None, b"")
+_BLOB_TRIGGER = r'"blob"\s*:\s*"'
+_BLOB_RULE = _Compiled("blob", lambda *_: None, (0,), None, b"")
+_TEXT_MIME = re.compile(
+    r"text/|application/(?:json|xml|(?:x-)?yaml|javascript|toml|x-sh|x-www-form-urlencoded"
+    r"|x-pem-file|octet-stream)|\+(?:json|xml)$"
+)
+
+SEAM_RULE_NAME = "seam"
+# Where one text block of a result ends and the next begins: a secret split there reaches the
+# model whole once the blocks are read in sequence. In the set, so a result holding none of
+# these costs nothing more; one that does gets a look at each seam (`Redactor._seam_fires`).
+# Fires only where a secret could run across: the text before the seam ends with a character
+# a credential or an assignment holds (not after a backslash: an escaped line break ends most
+# blocks), the text after it starts with one. Other shapes (a resource, a message, a block with
+# more keys after its text) always fire.
+_SEAM_L = r"(?:[^\\][A-Za-z0-9_+/=:@%\-]|[=:] )"
+_SEAM_R = r"[A-Za-z0-9_+/=.:@% \-]"
+_SEAM_TRIGGER = (
+    _SEAM_L + r'"\s*\}\s*,\s*\{\s*"type"\s*:\s*"text"\s*,\s*"text"\s*:\s*"' + _SEAM_R
+    + "|" + _SEAM_L + r'"\s*,\s*"type"\s*:\s*"text"\s*\}\s*,\s*\{\s*"text"\s*:\s*"' + _SEAM_R
+    + r'|\}\s*,\s*\{\s*"(?:type"\s*:\s*"resource"|role"|content")'
+    + r'|[^"\s]\s*\}\s*,\s*\{\s*"(?:type"\s*:\s*"text"|text"\s*:)'
+)  # fmt: skip
+_SEAM_AT = re.compile(
+    rb'\}\s*,\s*\{(?=\s*"(?:type"\s*:\s*"(?:text|resource)"|text"\s*:|role"\s*:|content"\s*:))'
+)
+_SEAM_TEXT = re.compile(rb'"text"\s*:\s*"')
+_SEAM_TEXT_KEY = re.compile(rb'"text"\s*:\s*$')
+_SEAM_TYPE_LAST = re.compile(rb'"\s*,\s*"type"\s*:\s*"text$')
+# Two text blocks as most servers write them (keys in order, or sorted); others: windows.
+_SEAM_JOINS = (b'"},{"type":"text","text":"', b'","type":"text"},{"text":"')
+SEAM_GLUE = RAW_SCAN  # a result up to this size is matched with its seams glued
+SEAM_WINDOW = 256  # bytes of each side of a seam the set looks at (a trigger is short)
+_SEAM_RULE = _Compiled(SEAM_RULE_NAME, lambda *_: None, (0,), None, b"")
 
 
 _COUNT = re.compile(r"(?<!\\)\{(\d+)(?:(,)(\d*))?\}")
@@ -279,19 +340,33 @@ class Redactor:
         for user in cfg.rules:
             specs.append(functools.partial(_user, user))
             triggers.append(user.pattern)
+        # Secrets spelt with look-alike characters (zero-width characters inside a token,
+        # fullwidth letters, Cyrillic or Greek look-alikes beside Latin ones): read again through
+        # a folded view (`Redactor._folded`).
+        specs.append(lambda: _UNI_RULE)
+        triggers.append(_UNI_TRIGGER)
+        # Resource blobs: a text blob (base64 of a `.env`, a config) is decoded and scanned.
+        specs.append(lambda: _BLOB_RULE)
+        triggers.append(_BLOB_TRIGGER)
         # Last: percent-escapes. A URL-encoded run is decoded and the rules run over what it
         # says (a credential in a query string, `Authorization%3A%20Bearer%20...`).
         self._pct = len(specs)
         specs.append(lambda: _PCT_RULE)
         triggers.append(_PCT_TRIGGER)
+        # Last: the seam between two text blocks (no rule of its own; see `_seam_fires`).
+        specs.append(lambda: _SEAM_RULE)
+        triggers.append(_SEAM_TRIGGER)
         self._specs = specs
         self._rules: list[_Compiled | None] = [None] * len(specs)
         self._risky = False  # a replaced span could have cut a JSON escape (see _raw_scan)
         self.keyed = "secret-assignment" not in off
         self.counts: Counter[str] = Counter()
+        self._max_blob = cfg.max_blob_bytes
         self._set: Any = None
         if triggers:
-            s = re2.Set.SearchSet(re2.Options())
+            options = re2.Options()
+            options.max_mem = SET_MEM
+            s = re2.Set.SearchSet(options)
             for t in triggers:
                 s.Add(relax(t))
             s.Compile()
@@ -324,9 +399,42 @@ class Redactor:
         # The set again, on this string alone: most strings of a result that fired hold no
         # secret, and one set match costs less than running even one rule.
         out = b
-        for rule in self.fired(b):
+        rules = self.fired(b)
+        if rules and any(r is _UNI_RULE for r in rules):
+            return self._folded(s)
+        for rule in rules:
             out = self._apply(rule, out)
         return s if out is b else out.decode("utf-8", "surrogatepass")
+
+    def _folded(self, s: str) -> str:
+        """`s` read through its folded view (invisible characters deleted, fullwidth and
+        look-alike letters mapped to ASCII): each secret the rules find there is replaced, in
+        `s` itself, by its marker; the rest of `s` (an emoji's joiner, Cyrillic prose) is kept
+        as it is."""
+        view = s.translate(FOLD)
+        if len(view) == len(s):
+            kept = range(len(s))
+        else:
+            kept = [i for i, c in enumerate(s) if c not in INVISIBLE]  # type: ignore[assignment]
+        vb = view.encode("utf-8", "surrogatepass")
+        found: list[tuple[int, int, bytes]] = []
+        for rule in self.fired(vb):
+            if rule is not _UNI_RULE:
+                self._apply(rule, vb, found)
+        if not found:
+            return s
+        out: list[str] = []
+        pos = 0
+        for a, z, mark in sorted(found):
+            start = kept[len(_decode(vb[:a]))]
+            end = kept[len(_decode(vb[:z])) - 1] + 1
+            if start < pos:
+                continue
+            out.append(s[pos:start])
+            out.append(mark.decode())
+            pos = end
+        out.append(s[pos:])
+        return "".join(out)
 
     @staticmethod
     def _matches(rule: _Compiled, s: bytes) -> Any:
@@ -372,9 +480,13 @@ class Redactor:
         out.append(s[pos:])
         return b"".join(out)
 
-    def _apply(self, rule: _Compiled, s: bytes) -> bytes:
+    def _apply(
+        self, rule: _Compiled, s: bytes, found: list[tuple[int, int, bytes]] | None = None
+    ) -> bytes:
         if rule is _PCT_RULE:
             return self._percent(s)
+        if rule is _SEAM_RULE or rule is _UNI_RULE or rule is _BLOB_RULE:
+            return s  # handled where strings and values are walked
         out: list[bytes] = []
         pos = 0
         edge = rule.edge
@@ -415,6 +527,8 @@ class Redactor:
             out.append(rule.mark)
             pos = end
             self.counts[rule.name] += 1
+            if found is not None:
+                found.append((start, end, rule.mark))
         if not out:
             return s
         out.append(s[pos:])
@@ -428,27 +542,59 @@ class Redactor:
             return self.text(v)
         if isinstance(v, list):
             new = [self.value(x, keyed) for x in v]
+            if len(v) > 1:
+                self._seams(v, new)
             return v if all(a is b for a, b in zip(new, v, strict=True)) else new
         if isinstance(v, dict):
             changed = False
             out: dict[str, Any] = {}
             binary = _binary_keys(v)
             for k, x in v.items():
+                key = self._key(k)
+                if key is not k:
+                    changed = True
                 if k in skip or k in binary:
-                    y = x
+                    y = self._blob(v, x) if k == "blob" else x
                 elif keyed and isinstance(x, str) and secret_key(k) and _secret(x):
                     y = marker(FIELD_RULE)
                     self.counts[FIELD_RULE] += 1
                 else:
                     y = self.value(x, keyed)
                 changed = changed or y is not x
-                out[k] = y
+                out[key] = y
             return out if changed else v
         return v
+
+    def _key(self, k: str) -> str:
+        """A key redacted like any string (a credential used as a key). Keys shorter than any
+        credential's shape (`id`, `password`, `api_key`) are not matched at all."""
+        return self.text(k) if len(k) >= KEY_MIN else k
+
+    def _blob(self, item: dict[str, Any], blob: Any) -> Any:
+        """A resource blob that holds text (a text MIME type, or none and valid UTF-8) is
+        decoded, redacted and encoded again; binary ones pass as they are."""
+        mime = item.get("mimeType")
+        if not isinstance(blob, str) or not self._max_blob:
+            return blob
+        if len(blob) > self._max_blob:
+            log.debug("a blob of %d characters is over max_blob_bytes: not scanned", len(blob))
+            return blob
+        if isinstance(mime, str) and mime and _TEXT_MIME.search(mime) is None:
+            return blob
+        try:
+            text = base64.b64decode(blob, validate=True).decode("utf-8")
+        except (ValueError, UnicodeDecodeError):
+            return blob
+        new = self.text(text)
+        return blob if new is text else base64.b64encode(new.encode()).decode()
 
     def raw_result(self, raw: bytes | msgspec.Raw) -> bytes | None:
         """A result's bytes redacted, or None when nothing in it is a secret."""
         rules = self.fired(raw)  # RE2 reads the buffer as it is
+        if rules and rules[-1] is _SEAM_RULE:  # two text blocks or more
+            if self._seam_fires(raw, rules):
+                return self._walk(raw)
+            rules = rules[:-1]
         if not rules:
             # A secret spelt with JSON escapes (`\u0041KIA...`, `\/`) fires no trigger in the
             # bytes, but the client reads the secret itself: decode such a result and walk it.
@@ -458,6 +604,134 @@ class Redactor:
         if len(raw) > RAW_SCAN and all(r.finditer_short is not None for r in rules):
             return self._raw_scan(bytes(raw), rules)
         return self._walk(raw)
+
+    # ------------------------------------------------------------- seams
+
+    def _seam_fires(self, raw: bytes | msgspec.Raw, fired: list[_Compiled]) -> bool:
+        """Whether a trigger occurs across one of the seams between the text blocks of a
+        result's JSON (the end of one block's text joined to the start of the next). A small
+        result: the set over its JSON with the seams glued; a larger one: over a few hundred
+        bytes at each seam. A seam it cannot read as text then text (the first block ends with
+        another key) counts as firing: the result is walked."""
+        b = bytes(raw)
+        if len(b) <= SEAM_GLUE:
+            glued = b
+            for join in _SEAM_JOINS:
+                glued = glued.replace(join, b"")
+            hits = set(self._set.Match(glued) or ())
+            if len(self._specs) - 1 not in hits:  # every seam was glued
+                names = {r.name for r in fired}
+                return any(self._rule(i).name not in names for i in hits)
+        seam = len(self._specs) - 1
+        prev = 0
+        windows: list[tuple[bytes, bytes]] = []
+        for m in _SEAM_AT.finditer(b):
+            end = m.start()
+            if b[end - 1 : end].isspace():
+                end = len(b[prev:end].rstrip()) + prev
+            if b[end - 1 : end] != b'"':
+                return True
+            tail = b[max(prev, end - 1 - SEAM_WINDOW) : end - 1]
+            if tail.endswith(b'"text'):  # `{"text": "...", "type": "text"}`
+                tail = tail[:-40] + _SEAM_TYPE_LAST.sub(b"", tail[-40:])
+            q = _last_quote(tail)
+            if q >= 0:  # the window starts before this string: it must be a `text` value
+                if _SEAM_TEXT_KEY.search(tail, max(0, q - 40), q) is None:
+                    return True
+                tail = tail[q + 1 :]
+            prev = m.end()
+            head = b[prev : prev + SEAM_WINDOW + 32]
+            t = _SEAM_TEXT.search(head)
+            if t is None:
+                return True
+            windows.append((tail, head[t.end() :]))
+        # One set match over every seam (most hold nothing), then each seam on its own.
+        hits = self._set.Match(b"\0".join(a + z for a, z in windows))
+        if not hits or not set(hits) - {seam}:
+            return False
+        for tail, head in windows:
+            found = self._set.Match(tail + head)
+            if found and (found := set(found) - {seam}):
+                found.difference_update(self._set.Match(tail) or ())
+                found.difference_update(self._set.Match(head) or ())
+                if found:
+                    return True
+        return False
+
+    def _seams(self, old: list[Any], new: list[Any]) -> None:
+        """Secrets split across adjacent strings, or adjacent text blocks, of a list: each run
+        of them is read as one text (`old`, as it came), and a match that crosses from one item
+        into the next replaces its part of each with the rule's marker (what is left of each
+        item is redacted on its own). `new` (the items redacted one by one) is updated in
+        place."""
+        run: list[int] = []
+        for i in range(len(old) + 1):
+            text = _seam_text(old[i]) if i < len(old) else None
+            if text:
+                run.append(i)
+                continue
+            if len(run) > 1:
+                self._seam_run(old, new, run)
+            run = []
+
+    def _seam_run(self, old: list[Any], new: list[Any], run: list[int]) -> None:
+        parts = [cast(str, _seam_text(old[i])).encode("utf-8", "surrogatepass") for i in run]
+        cuts: dict[int, list[tuple[int, int, bytes]]] = {}  # part -> its spans to replace
+        # The whole run (a secret split in three or more), and each pair (an item after the
+        # split part would otherwise run into it: `["AKIA...", "...2345", "ok"]`).
+        self._seam_cuts(parts, 0, len(parts), cuts)
+        if len(parts) > 2:
+            for k in range(len(parts) - 1):
+                self._seam_cuts(parts, k, k + 2, cuts)
+        for k, spans in cuts.items():
+            part = parts[k]
+            out: list[str] = []
+            pos = 0
+            for lo, hi, mark in sorted(spans):
+                if lo < pos:
+                    continue
+                out.append(self.text(_decode(part[pos:lo])))
+                out.append(mark.decode())
+                pos = hi
+            out.append(self.text(_decode(part[pos:])))
+            i = run[k]
+            text = "".join(out)
+            new[i] = _seam_put(old[i], new[i], text)
+
+    def _seam_cuts(
+        self,
+        parts: list[bytes],
+        first: int,
+        stop: int,
+        cuts: dict[int, list[tuple[int, int, bytes]]],
+    ) -> None:
+        """The matches over parts[first:stop] joined that cross from one part into another,
+        added to `cuts` as spans of each part they cover."""
+        joined = b"".join(parts[first:stop])
+        rules = self.fired(joined)
+        if not rules:
+            return
+        bounds: list[int] = []  # where each part starts in `joined`
+        at = 0
+        for p in parts[first:stop]:
+            bounds.append(at)
+            at += len(p)
+        found: list[tuple[int, int, bytes]] = []
+        before = self.counts.copy()
+        for rule in rules:
+            self._apply(rule, joined, found)
+        self.counts = before
+        for a, z, mark in found:
+            lo_k = bisect.bisect_right(bounds, a) - 1
+            hi_k = bisect.bisect_right(bounds, z - 1) - 1
+            if lo_k == hi_k:
+                continue  # inside one item: redacted on its own
+            self.counts[mark[10:-1].decode()] += 1
+            for k in range(lo_k, hi_k + 1):
+                n = len(parts[first + k])
+                lo = max(a - bounds[k], 0)
+                hi = min(z - bounds[k], n)
+                cuts.setdefault(first + k, []).append((lo, hi, mark))
 
     def _walk(self, raw: bytes | msgspec.Raw) -> bytes | None:
         obj = rpc.load_raw(raw)
@@ -500,6 +774,55 @@ def _binary_keys(d: dict[str, Any]) -> frozenset[str]:
     return frozenset()
 
 
+def _seam_text(x: Any) -> str | None:
+    """The text a list item contributes to a seam: a string, a text block's text, an embedded
+    resource's text, or the text of a prompt or sampling message."""
+    if isinstance(x, str):
+        return x
+    if isinstance(x, dict):
+        if "role" in x and isinstance(x.get("content"), dict):
+            x = x["content"]
+        kind = x.get("type")
+        if kind == "resource" and isinstance(x.get("resource"), dict):
+            x = x["resource"]
+        elif kind != "text":
+            return None
+        t = x.get("text")
+        return t if isinstance(t, str) else None
+    return None
+
+
+def _seam_put(old: Any, new: Any, text: str) -> Any:
+    """`new` (the item redacted on its own) with its seam text replaced by `text`."""
+    if isinstance(old, str):
+        return text
+    if "role" in old and isinstance(old.get("content"), dict):
+        return {**new, "content": _seam_put(old["content"], new["content"], text)}
+    if old.get("type") == "resource":
+        return {**new, "resource": {**new["resource"], "text": text}}
+    return {**new, "text": text}
+
+
+def _last_quote(b: bytes) -> int:
+    """Where the last unescaped `"` of a JSON text is (-1: none): a string starts there."""
+    q = b.rfind(b'"')
+    while q >= 0:
+        k = q
+        while k and b[k - 1] == 0x5C:  # a backslash
+            k -= 1
+        if (q - k) % 2 == 0:
+            return q
+        q = b.rfind(b'"', 0, q)
+    return -1
+
+
+def _decode(b: bytes) -> str:
+    try:
+        return b.decode("utf-8", "surrogatepass")
+    except UnicodeDecodeError:  # a match edge inside a character
+        return b.decode("utf-8", "replace")
+
+
 def _secret(value: str) -> bool:
     return secret_rules._secret_value(value)
 
@@ -531,11 +854,18 @@ class Redaction:
             self._answers(ctx, answers)
         if ctx.method in _ARG_METHODS:
             args = ctx.params.get("arguments")
-            if args and self.r.fired(orjson.dumps(args)):
+            # `["`: a list of strings, read with its seams glued (`Redactor._seams`).
+            if args and (
+                self.r.fired(raw := orjson.dumps(args))
+                or (b'["' in raw and self.r.fired(raw.replace(b'","', b"")))
+            ):
                 new = self.r.value(args, keyed=False)
                 if new is not args:
                     log.debug("redacted secrets in the arguments of %s", ctx.exposed)
                     ctx.params = {**ctx.params, "arguments": new}
+        for key in _OUT_KEYS.get(ctx.method, _META):
+            if key in ctx.params:
+                self._outgoing(ctx, key)
         res = await call_next(ctx)
         if res.error is not None:
             if self.r.fired(orjson.dumps(res.error)):
@@ -561,6 +891,16 @@ class Redaction:
         if n:
             log.debug("redacted secrets in %d %s of %s", n, event.kind, event.upstream)
         return out
+
+    def _outgoing(self, ctx: CallContext, key: str) -> None:
+        """Another part of the parameters that reaches the upstream: `_meta` (forwarded as the
+        client wrote it), a completion's argument value and context arguments."""
+        v = ctx.params[key]
+        if v and self.r.fired(orjson.dumps(v)):
+            new = self.r.value(v, keyed=False)
+            if new is not v:
+                log.debug("redacted secrets in the %s of %s", key, ctx.exposed)
+                ctx.params = {**ctx.params, key: new}
 
     def _answers(self, ctx: CallContext, answers: dict[str, Any]) -> None:
         """A modern client's answers to a relayed round: sampling answers (model output) are
