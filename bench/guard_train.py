@@ -38,6 +38,7 @@ import json
 import logging
 import random
 import re
+import zlib
 from array import array
 from pathlib import Path
 from typing import Any
@@ -47,7 +48,7 @@ import numpy as np
 from bench.guard_benign_scale import chunks
 from bench.guard_traindata import build, build_long
 from manifold.security.guard import Scanner
-from manifold.security.guard_model import Model, dump, features, read, units, windows
+from manifold.security.guard_model import Model, Slots, dump, features, units, windows
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests" / "security" / "data"
@@ -65,7 +66,7 @@ def _jsonl(p: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in p.read_text(encoding="utf-8").splitlines() if line]
 
 
-def _labels(r: dict[str, Any], wins: list[tuple[int, int, int, int]]) -> list[int | None]:
+def _labels(r: dict[str, Any], wins: list[tuple[int, int, Slots]]) -> list[int | None]:
     """Per window: 1 (holds the payload), 0 (benign), None (left out: holds a part of it)."""
     if r["label"] != "injection":
         return [0] * len(wins)
@@ -74,7 +75,7 @@ def _labels(r: dict[str, Any], wins: list[tuple[int, int, int, int]]) -> list[in
         return [1 if len(r["text"]) <= 600 else None] * len(wins)
     s, e = span
     out: list[int | None] = []
-    for ws, we, _, _ in wins:
+    for ws, we, _ in wins:
         ov = max(0, min(we, e) - max(ws, s))
         if ov == 0:
             out.append(0)
@@ -135,11 +136,11 @@ def main() -> None:
     rows: list[dict[int, float]] = []
     ys: list[int] = []
     for r in train:
-        wins = windows(r["text"], rules.suspicious)
-        for win, y in zip(wins, _labels(r, wins), strict=True):
+        wins = windows(r["text"], rules.suspicious, a.bits)
+        for (_, _, slots), y in zip(wins, _labels(r, wins), strict=True):
             if y is None:
                 continue
-            rows.append(features(*read(r["text"], win), a.bits))
+            rows.append(features(slots, a.bits))
             ys.append(y)
     n_pos = sum(ys)
     print(f"{len(rows)} training windows: {n_pos} injections, {len(rows) - n_pos} benign")
@@ -172,6 +173,7 @@ def main() -> None:
     weights = array("f", w.astype(np.float32).tobytes())
     model = Model.__new__(Model)
     model.bits, model.weights = a.bits, weights
+    model.bias = zlib.crc32(b"bias") & (dim - 1)
     scored = []
     for r in val:
         vr = rules.score(r["text"])

@@ -23,10 +23,12 @@ had right on long pages).
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import re
 import struct
+import sys
 import unicodedata
 import zlib
 from array import array
@@ -41,14 +43,17 @@ MAGIC: Final = b"MGM2"
 _WORD: Final = re.compile(r"\w+")
 _SPACE: Final = re.compile(r"\s+")
 # Units of a text: sentences (a line break, or an end mark before a space or after CJK text)
-_SEP: Final = re.compile(r"(?<=[.!?;])\s+|(?<=[\u3002\uff01\uff1f\uff1b])|\s*\n\s*")
+_SEP: Final = re.compile(r"[.!?;](?=\s)|[\u3002\uff01\uff1f\uff1b]|\n")
 _CHAR_N: Final = 4
 _UNIT_MIN: Final = 40  # a shorter unit is read with the next one (a header, "Hi Bob,")
 _UNIT_MAX: Final = 400  # a longer one is cut
-_WINDOW_MAX: Final = 700  # a window: two consecutive units, at most this many characters
-_MAX_WINDOWS: Final = 24  # windows read per text (the cost of one text is bounded)
-_CONTEXT: Final = 200  # characters of context read on each side of a window
+_MAX_WINDOWS: Final = 12  # windows read per text (the cost of one text is bounded)
+_BLOCK: Final = 8192  # the prefilter runs on blocks of this many characters, then on units
 _MAX_UNITS: Final = 20_000  # units looked at per text (the prefilter runs on each)
+_BIG: Final = sys.byteorder == "big"
+_SCALES: Final = (1.0, 1.0, 0.5)  # words and pairs, character 4-grams, context words
+
+Slots = tuple[set[int], set[int], set[int]]
 
 
 def fold(text: str) -> str:
@@ -65,13 +70,13 @@ def units(text: str) -> Iterator[tuple[int, int]]:
     start = 0
     n = 0
     for m in _SEP.finditer(text):
-        end = m.start()
+        end = m.end()
         if end - start >= _UNIT_MIN:
             while end - start > _UNIT_MAX:
                 yield start, start + _UNIT_MAX
                 start += _UNIT_MAX
             yield start, end
-            start = m.end()
+            start = end
             n += 1
             if n >= _MAX_UNITS:
                 return
@@ -83,72 +88,124 @@ def units(text: str) -> Iterator[tuple[int, int]]:
         yield start, end
 
 
-def windows(text: str, suspicious: Callable[[str], bool]) -> list[tuple[int, int, int, int]]:
-    """The windows the model reads, as (start, end, context start, context end): around each
-    unit the prefilter fires on, that unit with the one before it and with the one after it
-    (an order and its addressee are often two sentences), at most `_MAX_WINDOWS`, each of at
-    least 2 words and 15 distinct characters (a run of one character, a bare number or token
-    is left to the rules). The context is the unit on each side of the window (up to
-    `_CONTEXT` characters each): what frames the window ("the report quotes: ...")."""
+@functools.cache
+def _prime_below(n: int) -> int:
+    p = n - 1
+    while any(p % d == 0 for d in range(2, math.isqrt(p) + 1)):
+        p -= 1
+    return p
+
+
+class _Unit:
+    """One unit, folded and hashed once (a unit is in up to two windows and two contexts)."""
+
+    __slots__ = ("chars", "ctx", "first", "grams", "last", "letters", "words")
+
+    def __init__(self, folded: str, bits: int) -> None:
+        mask = (1 << bits) - 1
+        crc = zlib.crc32
+        text = _SPACE.sub(" ", folded).strip()
+        words = _WORD.findall(text)
+        self.words = set(words)
+        self.first = words[0] if words else ""
+        self.last = words[-1] if words else ""
+        self.letters = set(text)
+        self.grams = {crc(w.encode(), 1) & mask for w in self.words}
+        self.grams.update(crc(f"{a} {b}".encode(), 2) & mask for a, b in pairwise(words))
+        self.ctx = {crc(w.encode(), 3) & mask for w in self.words}
+        raw = text.encode()
+        slot = _prime_below(1 << bits).__rmod__  # a 4-gram's 32 bits -> its slot (in C: `map`)
+        self.chars: set[int] = set()
+        for k in range(min(_CHAR_N, len(raw) - _CHAR_N + 1)):
+            ints = array("I")
+            ints.frombytes(raw[k : k + (len(raw) - k) // 4 * 4])
+            if _BIG:  # pragma: no cover - the same slots on a big-endian machine
+                ints.byteswap()
+            self.chars.update(map(slot, ints))
+
+
+def windows(
+    text: str, suspicious: Callable[[str], bool], bits: int
+) -> list[tuple[int, int, Slots]]:
+    """The windows the model reads, as (start, end, slots): around each unit the prefilter
+    fires on, that unit with the one before it and with the one after it (an order and its
+    addressee are often two sentences), at most `_MAX_WINDOWS` (past that, the first half and
+    the last half of them: a page's head and tail), each of at least 2 distinct
+    words and 15 distinct characters (a run of one character, a bare number or token is left
+    to the rules). A window's slots, hashed into `2**bits`: its words and word pairs (CRC-32),
+    its character 4-grams within each unit (of the UTF-8 bytes, read four at a time as
+    integers by `array`, modulo the largest prime under the table's size), and the words of
+    the unit on each side (its context: what frames it, "the report quotes: ...")."""
     us = list(units(text))
-    out: list[tuple[int, int, int, int]] = []
-    seen: set[int] = set()
-    for i, (s, e) in enumerate(us):
-        if not suspicious(text[s:e]):
+    cache: dict[int, _Unit] = {}
+
+    def unit(j: int) -> _Unit:
+        u = cache.get(j)
+        if u is None:
+            s, e = us[j]
+            u = cache[j] = _Unit(fold(text[s:e]), bits)
+        return u
+
+    # The prefilter runs on blocks first, then on the units of a block it fired on; the units
+    # are looked at from the head until half the windows are found, then from the tail.
+    fired = [suspicious(text[b : b + _BLOCK]) for b in range(0, len(text), _BLOCK)]
+
+    def fires(i: int) -> bool:
+        s, e = us[i]
+        blocks = range(s // _BLOCK, max(s, e - 1) // _BLOCK + 1)
+        return any(fired[b] for b in blocks) and suspicious(text[s:e])
+
+    half = _MAX_WINDOWS // 2
+    head: list[int] = []  # the first unit of each window, in order
+    last = -1
+    for i in range(len(us)):
+        if len(head) >= half:
+            break
+        last = i
+        if fires(i):
+            head.extend(j for j in (i - 1, i) if j >= 0 and (not head or head[-1] < j))
+    tail: list[int] = []
+    for i in range(len(us) - 1, last, -1):
+        if len(tail) >= _MAX_WINDOWS - half:
+            break
+        if fires(i):
+            tail.extend(j for j in (i, i - 1) if j > (head[-1] if head else -1) and j not in tail)
+    starts = head[:half] + sorted(tail)[-(_MAX_WINDOWS - half) :]
+    mask = (1 << bits) - 1
+    out: list[tuple[int, int, Slots]] = []
+    for j in starts:
+        a = unit(j)
+        b = unit(j + 1) if j + 1 < len(us) else None
+        words = a.words | b.words if b is not None else a.words
+        letters = a.letters | b.letters if b is not None else a.letters
+        if len(letters) < 15 or len(words) < 2:
             continue
-        for j in (i - 1, i):
-            if j < 0 or j in seen:
-                continue
-            seen.add(j)
-            ws = us[j][0]
-            we = us[j + 1][1] if j + 1 < len(us) else us[j][1]
-            we = min(we, ws + _WINDOW_MAX)
-            t = text[ws:we]
-            if len(set(t)) < 15 or len(_WORD.findall(t)) < 2:
-                continue
-            cs = max(us[j - 1][0], ws - _CONTEXT) if j > 0 else ws
-            ce = min(us[j + 2][1], we + _CONTEXT) if j + 2 < len(us) else we
-            out.append((ws, we, cs, ce))
-            if len(out) >= _MAX_WINDOWS:
-                return out
+        grams = set(a.grams)
+        chars = set(a.chars)
+        ctx = set(unit(j - 1).ctx) if j > 0 else set()
+        if b is not None:
+            grams |= b.grams
+            grams.add(zlib.crc32(f"{a.last} {b.first}".encode(), 2) & mask)
+            chars |= b.chars
+            if j + 2 < len(us):
+                ctx |= unit(j + 2).ctx
+        end = us[j + 1][1] if b is not None else us[j][1]
+        out.append((us[j][0], end, (grams, chars, ctx)))
     return out
 
 
-def features(folded: str, context: str, bits: int) -> dict[int, float]:
-    """Slot -> value for one (folded) window and its (folded) context: the window's words,
-    word pairs and character 4-grams, each set scaled to unit length, the context's words
-    (scaled to half a unit), and a bias."""
-    mask = (1 << bits) - 1
-    crc = zlib.crc32
-    text = _SPACE.sub(" ", folded).strip()
-    words = _WORD.findall(text)
-    grams: set[int] = {crc(b"w" + w.encode()) & mask for w in words}
-    grams.update(crc(f"b{a} {b}".encode()) & mask for a, b in pairwise(words))
+def features(slots: Slots, bits: int) -> dict[int, float]:
+    """Slot -> value for one window: each set of slots scaled to unit length (the context to
+    half a unit), and a bias (what `Model.window_prob` sums, as a vector)."""
     out: dict[int, float] = {}
-    if grams:
-        x = 1.0 / math.sqrt(len(grams))
-        for g in grams:
-            out[g] = x
-    raw = text.encode()
-    chars = {crc(raw[i : i + _CHAR_N]) & mask for i in range(len(raw) - _CHAR_N + 1)}
-    if chars:
-        x = 1.0 / math.sqrt(len(chars))
-        for g in chars:
-            out[g] = out.get(g, 0.0) + x
-    ctx = {crc(b"x" + w.encode()) & mask for w in _WORD.findall(context)}
-    if ctx:
-        x = 0.5 / math.sqrt(len(ctx))
-        for g in ctx:
-            out[g] = out.get(g, 0.0) + x
-    g = crc(b"bias") & mask
+    for group, scale in zip(slots, _SCALES, strict=True):
+        if group:
+            x = scale / math.sqrt(len(group))
+            for g in group:
+                out[g] = out.get(g, 0.0) + x
+    g = zlib.crc32(b"bias") & ((1 << bits) - 1)
     out[g] = out.get(g, 0.0) + 1.0
     return out
-
-
-def read(text: str, win: tuple[int, int, int, int]) -> tuple[str, str]:
-    """The folded window and its folded context."""
-    ws, we, cs, ce = win
-    return fold(text[ws:we]), fold(text[cs:ws] + " " + text[we:ce])
 
 
 def dump(path: str, weights: array, settings: dict[str, float | int]) -> None:  # type: ignore[type-arg]
@@ -177,6 +234,7 @@ class Model:
         if len(w) != 1 << self.bits:
             raise ValueError(f"guard model: {len(w)} weights, {1 << self.bits} expected")
         self.weights = w
+        self.bias = zlib.crc32(b"bias") & ((1 << self.bits) - 1)
 
     @classmethod
     def load(cls) -> Model:
@@ -187,15 +245,19 @@ class Model:
         """The highest probability, over the windows the model reads, that a window is an
         order to the AI reader (None: no window to read)."""
         best: float | None = None
-        for win in windows(text, suspicious):
-            p = self.window_prob(*read(text, win))
+        for _, _, slots in windows(text, suspicious, self.bits):
+            p = self.window_prob(slots)
             if best is None or p > best:
                 best = p
         return best
 
-    def window_prob(self, folded: str, context: str) -> float:
-        w = self.weights
-        z = sum(w[i] * x for i, x in features(folded, context, self.bits).items())
+    def window_prob(self, slots: Slots) -> float:
+        """The probability of one window (the sum of `features`, without building it)."""
+        at = self.weights.__getitem__
+        z = at(self.bias)
+        for group, scale in zip(slots, _SCALES, strict=True):
+            if group:
+                z += scale / math.sqrt(len(group)) * sum(map(at, group))
         return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
 
     def weight(self, p: float) -> float:
@@ -225,4 +287,4 @@ class Model:
             v.score = score
 
 
-__all__ = ["Model", "dump", "features", "fold", "read", "units", "windows"]
+__all__ = ["Model", "Slots", "dump", "features", "fold", "units", "windows"]
