@@ -26,9 +26,10 @@ A text that shares a word 8-gram with a held-out corpus is dropped (the count is
 held-out text or near copy is trained on. A fifth of the texts (not windows) is the validation
 split; the model's `quarantine` and `block` thresholds are chosen on it as the whole guard
 decides (the rules' score combined with the model's highest window probability): the lowest
-probabilities from which the model adds no benign block and at most 0.5 points of benign texts
-flagged over the rules alone. The held-out corpora are never read except for the 8-gram check.
-The model: logistic regression, full-batch Adam, L2, classes weighed equally.
+probabilities from which the model adds at most `--budget` points (0.3) of benign texts
+blocked and twice that flagged, over the rules alone. The held-out corpora are never read
+except for the 8-gram check. The model: logistic regression, full-batch Adam, L2, classes
+weighed equally.
 """
 
 from __future__ import annotations

@@ -146,14 +146,15 @@ def windows(
             u = cache[j] = _Unit(fold(text[s:e]), bits)
         return u
 
-    # The prefilter runs on blocks first, then on the units of a block it fired on; the units
-    # are looked at from the head until half the windows are found, then from the tail.
-    fired = [suspicious(text[b : b + _BLOCK]) for b in range(0, len(text), _BLOCK)]
+    # The prefilter runs on blocks first (each with the length of a unit past its end, so a
+    # unit that starts in a block lies in it whole), then on the units of a block it fired
+    # on; the units are looked at from the head until half the windows are found, then from
+    # the tail: the first half and the last half of all the windows, without looking at all.
+    fired = [suspicious(text[b : b + _BLOCK + _UNIT_MAX]) for b in range(0, len(text), _BLOCK)]
 
     def fires(i: int) -> bool:
         s, e = us[i]
-        blocks = range(s // _BLOCK, max(s, e - 1) // _BLOCK + 1)
-        return any(fired[b] for b in blocks) and suspicious(text[s:e])
+        return fired[s // _BLOCK] and suspicious(text[s:e])
 
     half = _MAX_WINDOWS // 2
     head: list[int] = []  # the first unit of each window, in order
@@ -170,7 +171,9 @@ def windows(
             break
         if fires(i):
             tail.extend(j for j in (i, i - 1) if j > (head[-1] if head else -1) and j not in tail)
-    starts = head[:half] + sorted(tail)[-(_MAX_WINDOWS - half) :]
+    starts = head + sorted(tail)
+    if len(starts) > _MAX_WINDOWS:
+        starts = head[:half] + sorted(tail)[-(_MAX_WINDOWS - half) :]
     mask = (1 << bits) - 1
     out: list[tuple[int, int, Slots]] = []
     for j in starts:
