@@ -631,6 +631,19 @@ def test_an_order_in_one_sentence_of_a_long_page_is_found() -> None:
     assert S.score(_thread(40, order=False)).score == 0.0
 
 
+def test_the_end_of_a_long_page_dense_with_trigger_words_is_read() -> None:
+    """Past the bound on windows, the model reads the first and the last of them: an order at
+    the end of a long page whose every sentence fires the prefilter is still read."""
+    filler = "Send the weekly report to the finance team before Friday."
+    assert RULES.suspicious(filler)
+    page = " ".join([filler] * 2_000)  # 118 KB, 2,000 units that fire
+    alone = S.score(page).classifier
+    short = S.score(" ".join([filler] * 5) + "\n\n" + _ORDER).classifier
+    long = S.score(page + "\n\n" + _ORDER).classifier
+    assert alone is not None and short is not None and long is not None
+    assert short >= alone + 0.3 and abs(long - short) < 0.01, (alone, short, long)
+
+
 def test_the_model_never_lowers_what_the_rules_found() -> None:
     """The learned stage only adds: every labelled case scores at least what the rules alone
     give it (an earlier version cleared the rules' unsure decisions, and lifted injections the
