@@ -1,26 +1,35 @@
 """Trains the guard's learned stage and writes `src/manifold/security/data/guard_model.bin`.
 
-    .venv/bin/python -m bench.guard_train [--seed 7] [--bits 16] [--epochs 8] [--chunks 3000]
+    .venv/bin/python -m bench.guard_train [--seed 7] [--bits 16] [--iters 300] [--chunks 3000]
 
-Standard library only (no numpy needed), fixed seed, so a run on one environment writes the
-same file. The training set:
+Needs numpy (the `embed` extra) to train; the model it writes is read with the standard
+library. Fixed seed, so a run on one environment writes the same file.
 
-- the tuning corpus (`tests/security/data/guard_corpus.jsonl`);
-- the generated set of `bench/guard_traindata.py` (injections by goal, carrier and language;
-  benign texts from the same carriers and vocabulary);
+The model scores windows of a text (`guard_model.windows`: two consecutive sentences around
+each sentence the prefilter fires on), so it is trained on windows, labelled one by one:
+
+- long carriers of `bench/guard_traindata.build_long` (web pages, mail threads, issues, chat
+  exports, search-results JSON, CSV, PDF text, runbooks, source files; nine languages) with a
+  composed payload at a random place: the windows that hold the payload are injections, the
+  windows of the same page that do not touch it are benign (those that hold a part of it are
+  left out); benign pages of the same carriers, dense with the attack vocabulary (orders to
+  people, reports quoting payloads, text about assistants), real prose as filler;
+- the short generated set of `bench/guard_traindata.build` (payload span marked the same way);
+- the tuning corpus (`tests/security/data/guard_corpus.jsonl`): a benign text's windows are
+  benign, a short injection's (600 characters or fewer) are injections;
 - real text chunks of installed packages' docs and sources, from the quarter of the files
-  `bench.guard_benign_scale.training_file` sets apart (the benign-at-scale evaluation reads
-  the other three quarters), labelled benign.
+  `bench.guard_benign_scale.training_file` sets apart (the benign-at-scale evaluation reads the
+  other three quarters): every window benign. Their sentences are also the long carriers'
+  English filler.
 
-Texts that share word 8-grams with the held-out corpora are dropped (a text is dropped when
-any of its 8-grams occurs in a held-out text: no held-out text or near copy is trained on);
-the count is printed. Only texts the prefilter fires on are used (the model never sees the
-others at run time). A stratified fifth is the validation split: the model's `quarantine`
-and `block` thresholds are chosen on it (the lowest probabilities at which the model adds
-at most 0.5 points to the benign texts blocked and 1 point to those flagged, over the rules
-alone, and not below 0.7 and 0.85), and its `clear` threshold (the highest probability
-under which lifting the rules' unsure decisions loses at most 0.5 points of the validation
-injections blocked), never on the held-outs. The model: logistic regression, AdaGrad, L2.
+A text that shares a word 8-gram with a held-out corpus is dropped (the count is printed): no
+held-out text or near copy is trained on. A fifth of the texts (not windows) is the validation
+split; the model's `quarantine` and `block` thresholds are chosen on it as the whole guard
+decides (the rules' score combined with the model's highest window probability): the lowest
+probabilities from which the model adds at most `--budget` points (0.3) of benign texts
+blocked and twice that flagged, over the rules alone. The held-out corpora are never read
+except for the 8-gram check. The model: logistic regression, full-batch Adam, L2, classes
+weighed equally.
 """
 
 from __future__ import annotations
@@ -28,17 +37,19 @@ from __future__ import annotations
 import argparse
 import json
 import logging
-import math
 import random
 import re
+import zlib
 from array import array
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from bench.guard_benign_scale import chunks
-from bench.guard_traindata import build
-from manifold.security.guard import Scanner, Verdict
-from manifold.security.guard_model import Model, dump, features, fold, short
+from bench.guard_traindata import build, build_long
+from manifold.security.guard import Scanner
+from manifold.security.guard_model import Model, Slots, dump, features, units, windows
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests" / "security" / "data"
@@ -56,121 +67,165 @@ def _jsonl(p: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in p.read_text(encoding="utf-8").splitlines() if line]
 
 
-def _sig(z: float) -> float:
-    return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
+def _labels(r: dict[str, Any], wins: list[tuple[int, int, Slots]]) -> list[int | None]:
+    """Per window: 1 (holds the payload), 0 (benign), None (left out: holds a part of it)."""
+    if r["label"] != "injection":
+        return [0] * len(wins)
+    span = r.get("span")
+    if span is None:  # an injection without a marked span: short ones are all payload
+        return [1 if len(r["text"]) <= 600 else None] * len(wins)
+    s, e = span
+    out: list[int | None] = []
+    for ws, we, _ in wins:
+        ov = max(0, min(we, e) - max(ws, s))
+        if ov == 0:
+            out.append(0)
+        elif ov >= 0.5 * min(e - s, we - ws):
+            out.append(1)
+        else:
+            out.append(None)
+    return out
 
 
-def _decide(m: Model, v: Verdict, p: float) -> str:
-    s = m.combine(v.score, p)[1]
-    return "block" if s >= 0.7 else "quarantine" if s >= 0.5 else "pass"
+def _decide(score: float) -> str:
+    return "block" if score >= 0.7 else "quarantine" if score >= 0.5 else "pass"
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--bits", type=int, default=16)
-    ap.add_argument("--epochs", type=int, default=8)
+    ap.add_argument("--iters", type=int, default=300)
     ap.add_argument("--chunks", type=int, default=3000)
     ap.add_argument("--out", type=Path, default=OUT)
+    ap.add_argument(
+        "--budget",
+        type=float,
+        default=0.3,
+        help="points of validation benign texts the model may add to the blocked (twice that "
+        "to the flagged)",
+    )
     a = ap.parse_args()
     logging.getLogger("manifold.security.guard").setLevel(logging.ERROR)
     rnd = random.Random(a.seed)
 
-    recs = _jsonl(DATA / "guard_corpus.jsonl") + build(a.seed)
-    recs += [
-        {"label": "benign", "family": "package", "surface": "result", "text": t}
-        for _, t in chunks(a.chunks, 2000, part="train")
-    ]
+    pkg = [t for _, t in chunks(a.chunks, 2000, part="train")]
+    prose = sorted(
+        {
+            " ".join(t[s:e].split())
+            for t in pkg
+            for s, e in units(t)
+            if 40 <= e - s <= 300 and t[s:e].count(" ") >= 5
+        }
+    )
+    recs = _jsonl(DATA / "guard_corpus.jsonl") + build(a.seed) + build_long(a.seed, prose)
+    recs += [{"label": "benign", "family": "package", "text": t} for t in pkg]
     held: set[tuple[str, ...]] = set()
     for name in ("guard_heldout.jsonl", "guard_heldout2.jsonl"):
         for r in _jsonl(DATA / name):
             held |= _grams(r["text"])
     kept = [r for r in recs if not (_grams(r["text"]) & held)]
     print(
-        f"{len(recs)} texts, {len(recs) - len(kept)} dropped for sharing a word {_N}-gram "
-        f"with a held-out text"
+        f"{len(recs)} texts ({len(prose)} prose sentences), {len(recs) - len(kept)} dropped for "
+        f"sharing a word {_N}-gram with a held-out text"
     )
     rules = Scanner(classifier=False)
-    rows: list[tuple[dict[int, float], int, Verdict, bool]] = []
-    for r in kept:
-        text, surface = r["text"], r.get("surface", "result")
-        if not rules.suspicious(text):
-            continue
-        v = rules.score(text, "description" if surface in ("description", "param") else "result")
-        x = features(fold(text[:4000]), v.reasons, v.score, a.bits)
-        rows.append((x, int(r["label"] == "injection"), v, short(text)))
-    n_pos = sum(r[1] for r in rows)
-    print(f"{len(rows)} fire the prefilter: {n_pos} injections, {len(rows) - n_pos} benign")
-    rnd.shuffle(rows)
-    val = [r for i, r in enumerate(rows) if i % 5 == 0]
-    train = [r for i, r in enumerate(rows) if i % 5 != 0]
+    rnd.shuffle(kept)
+    val = [r for i, r in enumerate(kept) if i % 5 == 0]
+    train = [r for i, r in enumerate(kept) if i % 5 != 0]
 
+    rows: list[dict[int, float]] = []
+    ys: list[int] = []
+    for r in train:
+        wins = windows(r["text"], rules.suspicious, a.bits)
+        for (_, _, slots), y in zip(wins, _labels(r, wins), strict=True):
+            if y is None:
+                continue
+            rows.append(features(slots, a.bits))
+            ys.append(y)
+    n_pos = sum(ys)
+    print(f"{len(rows)} training windows: {n_pos} injections, {len(rows) - n_pos} benign")
+
+    ptr = np.zeros(len(rows) + 1, dtype=np.int64)
+    ptr[1:] = np.cumsum([len(x) for x in rows])
+    idx = np.fromiter((i for x in rows for i in x), dtype=np.int64, count=int(ptr[-1]))
+    val_x = np.fromiter((v for x in rows for v in x.values()), dtype=np.float64, count=int(ptr[-1]))
+    row = np.repeat(np.arange(len(rows)), np.diff(ptr))
+    y = np.array(ys, dtype=np.float64)
+    cw = np.where(y == 1, len(y) / (2 * max(n_pos, 1)), len(y) / (2 * max(len(y) - n_pos, 1)))
     dim = 1 << a.bits
-    w = [0.0] * dim
-    g2 = [1e-8] * dim
-    lr, l2 = 0.3, 1e-6
-    pos = sum(r[1] for r in train)
-    cw = {1: len(train) / (2 * max(pos, 1)), 0: len(train) / (2 * max(len(train) - pos, 1))}
-    for ep in range(a.epochs):
-        rnd.shuffle(train)
-        loss = 0.0
-        for x, y, _, _ in train:
-            p = _sig(sum(w[i] * v for i, v in x.items()))
-            loss -= cw[y] * math.log(max(p if y else 1.0 - p, 1e-12))
-            err = cw[y] * (p - y)
-            for i, v in x.items():
-                g = err * v + l2 * w[i]
-                g2[i] += g * g
-                w[i] -= lr * g / math.sqrt(g2[i])
-        print(f"epoch {ep + 1}: loss {loss / len(train):.4f}")
+    w = np.zeros(dim)
+    m = np.zeros(dim)
+    v2 = np.zeros(dim)
+    lr, l2, b1, b2 = 0.05, 1e-5, 0.9, 0.999
+    for it in range(1, a.iters + 1):
+        z = np.bincount(row, weights=w[idx] * val_x, minlength=len(rows))
+        p = 1.0 / (1.0 + np.exp(-np.clip(z, -30, 30)))
+        err = cw * (p - y) / len(y)
+        g = np.bincount(idx, weights=err[row] * val_x, minlength=dim) + l2 * w
+        m = b1 * m + (1 - b1) * g
+        v2 = b2 * v2 + (1 - b2) * g * g
+        w -= lr * (m / (1 - b1**it)) / (np.sqrt(v2 / (1 - b2**it)) + 1e-8)
+        if it % 50 == 0 or it == 1:
+            loss = -np.mean(cw * (y * np.log(p + 1e-12) + (1 - y) * np.log(1 - p + 1e-12)))
+            acc = np.mean((p > 0.5) == (y == 1))
+            print(f"iter {it}: loss {loss:.4f}, train accuracy {acc:.4f}")
 
-    weights = array("f", w)
-    # a short text is left to the rules at run time: its probability counts as none (0.5,
-    # between the clearing and the quarantine thresholds: it neither adds nor clears)
-    probs = [
-        (0.5 if sh else _sig(sum(weights[i] * v for i, v in x.items())), y, vr)
-        for x, y, vr, sh in val
-    ]
-    ben = [(p, vr) for p, y, vr in probs if not y]
-    inj = [(p, vr) for p, y, vr in probs if y]
+    weights = array("f", w.astype(np.float32).tobytes())
+    model = Model.__new__(Model)
+    model.bits, model.weights = a.bits, weights
+    model.bias = zlib.crc32(b"bias") & (dim - 1)
+    scored = []
+    for r in val:
+        vr = rules.score(r["text"])
+        pr = model.prob(r["text"], rules.suspicious) if rules.suspicious(r["text"]) else None
+        scored.append((r["label"] == "injection", vr.score, pr))
+    ben = [(s, p) for inj, s, p in scored if not inj]
+    inj = [(s, p) for inj, s, p in scored if inj]
 
-    def rates(tq: float, tb: float, tc: float = 0.0) -> tuple[float, float, float]:
-        m = Model.__new__(Model)
-        m.t_quarantine, m.t_block, m.t_clear = tq, tb, tc
-        bb = sum(_decide(m, vr, p) == "block" for p, vr in ben) / max(len(ben), 1)
-        bf = sum(_decide(m, vr, p) != "pass" for p, vr in ben) / max(len(ben), 1)
-        ib = sum(_decide(m, vr, p) == "block" for p, vr in inj) / max(len(inj), 1)
-        return bb, bf, ib
+    def rates(tq: float, tb: float) -> tuple[float, float, float, float]:
+        model.t_quarantine, model.t_block = tq, tb
 
-    grid = [round(0.5 + 0.005 * i, 3) for i in range(100)]
-    rb, rf, ri = rates(2.0, 2.0)  # the rules alone
-    tb = next((t for t in grid if t >= 0.85 and rates(t, t)[0] - rb <= 0.005), 0.995)
-    tq = next((t for t in grid if 0.7 <= t <= tb and rates(t, tb)[1] - rf <= 0.01), tb)
-    # clearing: the highest probability under which the rules' unsure blocks are lifted while
-    # at most 0.5 points of the validation injections blocked are lost
-    ib0 = rates(tq, tb)[2]
-    tc = 0.0
-    for t in (0.001, 0.002, 0.005, 0.01, 0.02, 0.05):  # no higher: the split is in-distribution
-        if ib0 - rates(tq, tb, t)[2] <= 0.005:
-            tc = t
-    bb, bf, ib = rates(tq, tb, tc)
-    print(f"validation: {len(inj)} injections, {len(ben)} benign")
-    print(f"  rules only: injections blocked {ri:.1%}, benign blocked {rb:.1%}, flagged {rf:.1%}")
+        def out(s: float, p: float | None) -> str:
+            return _decide(s if p is None else max(s, model.combine(s, p)[1]))
+
+        bb = sum(out(s, p) == "block" for s, p in ben) / max(len(ben), 1)
+        bf = sum(out(s, p) != "pass" for s, p in ben) / max(len(ben), 1)
+        ib = sum(out(s, p) == "block" for s, p in inj) / max(len(inj), 1)
+        iflag = sum(out(s, p) != "pass" for s, p in inj) / max(len(inj), 1)
+        return bb, bf, ib, iflag
+
+    grid = [round(0.5 + 0.0025 * i, 4) for i in range(200)]
+    rb, rf, ri, rif = rates(2.0, 2.0)  # the rules alone
+    for t in (0.6, 0.7, 0.8, 0.85, 0.9, 0.95):
+        b = rates(t, t)
+        print(f"  at {t}: injections blocked {b[2]:.1%}, benign blocked {b[0]:.1%}")
+    budget = a.budget / 100
+    tb = next((t for t in grid if t >= 0.7 and rates(t, t)[0] - rb <= budget), 0.9975)
+    tq = next(
+        (
+            t
+            for t in grid
+            if 0.6 <= t <= tb
+            and rates(t, tb)[0] - rb <= budget
+            and rates(t, tb)[1] - rf <= 2 * budget
+        ),
+        tb,
+    )
+    bb, bf, ib, iflag = rates(tq, tb)
+    print(f"validation: {len(inj)} injections, {len(ben)} benign texts")
     print(
-        f"  with the model (quarantine {tq}, block {tb}, clear {tc}): injections blocked {ib:.1%}, "
-        f"benign blocked {bb:.1%}, flagged {bf:.1%}"
+        f"  rules only: injections blocked {ri:.1%} (flagged {rif:.1%}), benign blocked "
+        f"{rb:.1%}, flagged {rf:.1%}"
+    )
+    print(
+        f"  with the model (quarantine {tq}, block {tb}): injections blocked {ib:.1%} (flagged "
+        f"{iflag:.1%}), benign blocked {bb:.1%}, flagged {bf:.1%}"
     )
     dump(
         str(a.out),
         weights,
-        {
-            "bits": a.bits,
-            "block": tb,
-            "quarantine": tq,
-            "clear": tc,
-            "seed": a.seed,
-            "n_train": len(train),
-        },
+        {"bits": a.bits, "block": tb, "quarantine": tq, "seed": a.seed, "n_train": len(rows)},
     )
     print(f"{a.out}: {a.out.stat().st_size} bytes")
 

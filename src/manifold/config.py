@@ -773,8 +773,9 @@ class GuardConfig(_Strict):
     # Characters of one result scanned at most (the rest passes unscanned).
     max_scan_chars: int = Field(default=1_000_000, ge=1024, le=64_000_000)
     # The learned stage (security/guard_model.py): a small linear model shipped with the
-    # package, run on texts the prefilter fired on; its probability is the reason `classifier`.
-    classifier: bool = False  # optional: it marked a trivial 10 MB text as an injection
+    # package, run on windows around what the prefilter fired on; its probability is the
+    # reason `classifier` (it only adds to the rules' score). false: the rules alone.
+    classifier: bool = True
 
     @model_validator(mode="after")
     def _order(self) -> GuardConfig:

@@ -2,51 +2,58 @@
 
 A logistic regression trained by `bench/guard_train.py` (fixed seed) and shipped as
 `data/guard_model.bin`: a header (magic, JSON settings) and the weights, float32 in an
-`array("f")`. Features, hashed (CRC-32) into `2**bits` slots: the words and word pairs of the
-text after the guard's own normalisation (invisible characters stripped, NFKC, case folded,
-look-alikes folded to Latin), its character 4-grams (obfuscations, scripts without spaces),
-each set scaled to unit length, and the rule signals (each reason's weight, and the rule
-score). It runs only on a text the prefilter fired on, of 12 distinct words or more (a
-shorter one gives it too little to go on, and is left to the rules); a long text is read as
-windows around what fired (at most `_MAX_WINDOWS`), and its probability is the highest of theirs.
+`array("f")`. It reads **windows**, not whole texts: a text is cut into units (its sentences,
+a short one joined to the next, a long one cut at `_UNIT_MAX` characters), and around each unit
+the prefilter fires on, the model reads that unit with the one before and with the one after
+(at most `_MAX_WINDOWS` windows a text, each at most `_WINDOW_MAX` characters; a window of
+fewer than 2 words or 15 distinct characters, such as a run of one character, is not read).
+The text's probability is the highest of its windows': one order to the AI reader in a long
+page is not diluted by the page. Features of a window, hashed (CRC-32) into `2**bits` slots:
+its words and word pairs after the guard's own normalisation (invisible characters stripped,
+NFKC, case folded, look-alikes folded to Latin) and its character 4-grams (of the UTF-8 bytes:
+obfuscations, scripts without spaces), each set scaled to unit length.
 
 The probability becomes the reason `classifier`, weighed like any other signal: below the
 model's `quarantine` threshold it adds nothing; from there to its `block` threshold it adds
 0.5 to 0.7; above, 0.7 to 0.95 (thresholds chosen on a validation split of the training set,
-stored in the model file). With the gateway's default thresholds (0.5, 0.7), the model alone
-can quarantine or block, and a medium rule signal with a medium probability decide together.
-The other way, in the band the rules leave uncertain (a rule score below 0.9), a probability
-under the model's `clear` threshold (also chosen on validation) lowers the score to 0.45: the
-text passes, its reasons and probability still logged when it was decided on.
+stored in the model file). The model only adds: it never lowers the rules' score (an earlier
+version cleared the rules' unsure decisions when it was sure, and lifted injections the rules
+had right on long pages).
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import re
 import struct
+import sys
 import unicodedata
 import zlib
 from array import array
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator
 from importlib import resources
 from itertools import pairwise
 from typing import Final
 
 from manifold.security.guard import _CONFUSABLE, _STRIP, Verdict
 
-MAGIC: Final = b"MGM1"
+MAGIC: Final = b"MGM2"
 _WORD: Final = re.compile(r"\w+")
 _SPACE: Final = re.compile(r"\s+")
+# Units of a text: sentences (a line break, or an end mark before a space or after CJK text)
+_SEP: Final = re.compile(r"[.!?;](?=\s)|[\u3002\uff01\uff1f\uff1b]|\n")
 _CHAR_N: Final = 4
-_MAX_CHARS: Final = 4000  # characters of one window read by the model
-_WINDOW: Final = 2000  # a longer text: windows of this size around what fired
-_STEP: Final = 1500
-_MAX_WINDOWS: Final = 32
-_MIN_WORDS: Final = 12  # fewer distinct words: left to the rules (too little for the model)
-_SURE: Final = 0.9  # a rule score from here is kept whatever the model says
-_CLEARED: Final = 0.45  # what a rule score below `_SURE` becomes when the model clears it
+_UNIT_MIN: Final = 40  # a shorter unit is read with the next one (a header, "Hi Bob,")
+_UNIT_MAX: Final = 400  # a longer one is cut
+_MAX_WINDOWS: Final = 12  # windows read per text (the cost of one text is bounded)
+_BLOCK: Final = 8192  # the prefilter runs on blocks of this many characters, then on units
+_MAX_UNITS: Final = 20_000  # units looked at per text (the prefilter runs on each)
+_BIG: Final = sys.byteorder == "big"
+_SCALES: Final = (1.0, 1.0, 0.5)  # words and pairs, character 4-grams, context words
+
+Slots = tuple[set[int], set[int], set[int]]
 
 
 def fold(text: str) -> str:
@@ -57,40 +64,151 @@ def fold(text: str) -> str:
     return norm.translate(_CONFUSABLE)
 
 
-def features(
-    folded: str, reasons: Mapping[str, float], score: float, bits: int
-) -> dict[int, float]:
-    """Slot -> value for one (folded) text and its rule signals."""
+def units(text: str) -> Iterator[tuple[int, int]]:
+    """The (start, end) of each unit of `text`: its sentences, short ones joined to the next,
+    long ones cut (so that a window holds about one order, whatever the carrier)."""
+    start = 0
+    n = 0
+    for m in _SEP.finditer(text):
+        end = m.end()
+        if end - start >= _UNIT_MIN:
+            while end - start > _UNIT_MAX:
+                yield start, start + _UNIT_MAX
+                start += _UNIT_MAX
+            yield start, end
+            start = end
+            n += 1
+            if n >= _MAX_UNITS:
+                return
+    if start < len(text):
+        end = len(text)
+        while end - start > _UNIT_MAX:
+            yield start, start + _UNIT_MAX
+            start += _UNIT_MAX
+        yield start, end
+
+
+@functools.cache
+def _prime_below(n: int) -> int:
+    p = n - 1
+    while any(p % d == 0 for d in range(2, math.isqrt(p) + 1)):
+        p -= 1
+    return p
+
+
+class _Unit:
+    """One unit, folded and hashed once (a unit is in up to two windows and two contexts)."""
+
+    __slots__ = ("chars", "ctx", "first", "grams", "last", "letters", "words")
+
+    def __init__(self, folded: str, bits: int) -> None:
+        mask = (1 << bits) - 1
+        crc = zlib.crc32
+        text = _SPACE.sub(" ", folded).strip()
+        words = _WORD.findall(text)
+        self.words = set(words)
+        self.first = words[0] if words else ""
+        self.last = words[-1] if words else ""
+        self.letters = set(text)
+        self.grams = {crc(w.encode(), 1) & mask for w in self.words}
+        self.grams.update(crc(f"{a} {b}".encode(), 2) & mask for a, b in pairwise(words))
+        self.ctx = {crc(w.encode(), 3) & mask for w in self.words}
+        raw = text.encode()
+        slot = _prime_below(1 << bits).__rmod__  # a 4-gram's 32 bits -> its slot (in C: `map`)
+        self.chars: set[int] = set()
+        for k in range(min(_CHAR_N, len(raw) - _CHAR_N + 1)):
+            ints = array("I")
+            ints.frombytes(raw[k : k + (len(raw) - k) // 4 * 4])
+            if _BIG:  # pragma: no cover - the same slots on a big-endian machine
+                ints.byteswap()
+            self.chars.update(map(slot, ints))
+
+
+def windows(
+    text: str, suspicious: Callable[[str], bool], bits: int
+) -> list[tuple[int, int, Slots]]:
+    """The windows the model reads, as (start, end, slots): around each unit the prefilter
+    fires on, that unit with the one before it and with the one after it (an order and its
+    addressee are often two sentences), at most `_MAX_WINDOWS` (past that, the first half and
+    the last half of them: a page's head and tail), each of at least 2 distinct
+    words and 15 distinct characters (a run of one character, a bare number or token is left
+    to the rules). A window's slots, hashed into `2**bits`: its words and word pairs (CRC-32),
+    its character 4-grams within each unit (of the UTF-8 bytes, read four at a time as
+    integers by `array`, modulo the largest prime under the table's size), and the words of
+    the unit on each side (its context: what frames it, "the report quotes: ...")."""
+    us = list(units(text))
+    cache: dict[int, _Unit] = {}
+
+    def unit(j: int) -> _Unit:
+        u = cache.get(j)
+        if u is None:
+            s, e = us[j]
+            u = cache[j] = _Unit(fold(text[s:e]), bits)
+        return u
+
+    # The prefilter runs on blocks first (each with the length of a unit past its end, so a
+    # unit that starts in a block lies in it whole), then on the units of a block it fired
+    # on; the units are looked at from the head until half the windows are found, then from
+    # the tail: the first half and the last half of all the windows, without looking at all.
+    fired = [suspicious(text[b : b + _BLOCK + _UNIT_MAX]) for b in range(0, len(text), _BLOCK)]
+
+    def fires(i: int) -> bool:
+        s, e = us[i]
+        return fired[s // _BLOCK] and suspicious(text[s:e])
+
+    half = _MAX_WINDOWS // 2
+    head: list[int] = []  # the first unit of each window, in order
+    last = -1
+    for i in range(len(us)):
+        if len(head) >= half:
+            break
+        last = i
+        if fires(i):
+            head.extend(j for j in (i - 1, i) if j >= 0 and (not head or head[-1] < j))
+    tail: list[int] = []
+    for i in range(len(us) - 1, last, -1):
+        if len(tail) >= _MAX_WINDOWS - half:
+            break
+        if fires(i):
+            tail.extend(j for j in (i, i - 1) if j > (head[-1] if head else -1) and j not in tail)
+    starts = head + sorted(tail)
+    if len(starts) > _MAX_WINDOWS:
+        starts = head[:half] + sorted(tail)[-(_MAX_WINDOWS - half) :]
     mask = (1 << bits) - 1
-    crc = zlib.crc32
-    text = _SPACE.sub(" ", folded[:_MAX_CHARS]).strip()
-    words = _WORD.findall(text)
-    grams: set[int] = {crc(b"w" + w.encode()) & mask for w in words}
-    grams.update(crc(f"b{a} {b}".encode()) & mask for a, b in pairwise(words))
-    out: dict[int, float] = {}
-    if grams:
-        x = 1.0 / math.sqrt(len(grams))
-        for g in grams:
-            out[g] = x
-    chars = {crc(b"c" + text[i : i + _CHAR_N].encode()) & mask for i in range(len(text) - 3)}
-    if chars:
-        x = 1.0 / math.sqrt(len(chars))
-        for g in chars:
-            out[g] = out.get(g, 0.0) + x
-    for r, w in reasons.items():
-        g = crc(b"r" + r.encode()) & mask
-        out[g] = out.get(g, 0.0) + w
-    g = crc(b"score") & mask
-    out[g] = out.get(g, 0.0) + score
-    g = crc(b"bias") & mask
-    out[g] = out.get(g, 0.0) + 1.0
+    out: list[tuple[int, int, Slots]] = []
+    for j in starts:
+        a = unit(j)
+        b = unit(j + 1) if j + 1 < len(us) else None
+        words = a.words | b.words if b is not None else a.words
+        letters = a.letters | b.letters if b is not None else a.letters
+        if len(letters) < 15 or len(words) < 2:
+            continue
+        grams = set(a.grams)
+        chars = set(a.chars)
+        ctx = set(unit(j - 1).ctx) if j > 0 else set()
+        if b is not None:
+            grams |= b.grams
+            grams.add(zlib.crc32(f"{a.last} {b.first}".encode(), 2) & mask)
+            chars |= b.chars
+            if j + 2 < len(us):
+                ctx |= unit(j + 2).ctx
+        end = us[j + 1][1] if b is not None else us[j][1]
+        out.append((us[j][0], end, (grams, chars, ctx)))
     return out
 
 
-def short(text: str) -> bool:
-    """Whether a text is too short for the model (fewer than `_MIN_WORDS` distinct words: a
-    result's text is often there twice, as content and as structured content)."""
-    return len(text) < 80 * _MIN_WORDS and len(set(_WORD.findall(text.casefold()))) < _MIN_WORDS
+def features(slots: Slots, bits: int) -> dict[int, float]:
+    """Slot -> value for one window: each set of slots scaled to unit length (the context to
+    half a unit), and a bias (what `Model.window_prob` sums, as a vector)."""
+    out: dict[int, float] = {}
+    for group, scale in zip(slots, _SCALES, strict=True):
+        if group:
+            x = scale / math.sqrt(len(group))
+            for g in group:
+                out[g] = out.get(g, 0.0) + x
+    g = zlib.crc32(b"bias") & ((1 << bits) - 1)
+    out[g] = out.get(g, 0.0) + 1.0
+    return out
 
 
 def dump(path: str, weights: array, settings: dict[str, float | int]) -> None:  # type: ignore[type-arg]
@@ -114,37 +232,35 @@ class Model:
         self.bits = int(self.settings["bits"])
         self.t_block = float(self.settings["block"])
         self.t_quarantine = float(self.settings["quarantine"])
-        self.t_clear = float(self.settings.get("clear", 0.0))
         w = array("f")
         w.frombytes(blob[8 + n :])
         if len(w) != 1 << self.bits:
             raise ValueError(f"guard model: {len(w)} weights, {1 << self.bits} expected")
         self.weights = w
+        self.bias = zlib.crc32(b"bias") & ((1 << self.bits) - 1)
 
     @classmethod
     def load(cls) -> Model:
         ref = resources.files("manifold.security").joinpath("data/guard_model.bin")
         return cls(ref.read_bytes())
 
-    def prob(self, text: str, v: Verdict, suspicious: Callable[[str], bool]) -> float:
-        """The probability that `text` (with the rules' verdict `v`) is an injection."""
-        if len(text) <= _MAX_CHARS:
-            return self._prob(fold(text), v)
-        best = 0.0
-        n = 0
-        for start in range(0, len(text), _STEP):
-            win = text[start : start + _WINDOW]
-            if not suspicious(win):
-                continue
-            best = max(best, self._prob(fold(win), v))
-            n += 1
-            if n >= _MAX_WINDOWS:
-                break
+    def prob(self, text: str, suspicious: Callable[[str], bool]) -> float | None:
+        """The highest probability, over the windows the model reads, that a window is an
+        order to the AI reader (None: no window to read)."""
+        best: float | None = None
+        for _, _, slots in windows(text, suspicious, self.bits):
+            p = self.window_prob(slots)
+            if best is None or p > best:
+                best = p
         return best
 
-    def _prob(self, folded: str, v: Verdict) -> float:
-        w = self.weights
-        z = sum(w[i] * x for i, x in features(folded, v.reasons, v.score, self.bits).items())
+    def window_prob(self, slots: Slots) -> float:
+        """The probability of one window (the sum of `features`, without building it)."""
+        at = self.weights.__getitem__
+        z = at(self.bias)
+        for group, scale in zip(slots, _SCALES, strict=True):
+            if group:
+                z += scale / math.sqrt(len(group)) * sum(map(at, group))
         return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
 
     def weight(self, p: float) -> float:
@@ -157,22 +273,21 @@ class Model:
         return min(0.95, 0.7 + 0.25 * (p - tb) / max(1.0 - tb, 1e-6))
 
     def combine(self, rule_score: float, p: float) -> tuple[float, float]:
-        """(the reason's weight, the score) for a rule score and a probability."""
-        if p < self.t_clear and rule_score < _SURE:
-            return 0.0, min(rule_score, _CLEARED)  # the rules were unsure; the model is sure
+        """(the reason's weight, the score) for a rule score and a probability. The model only
+        adds: it never lowers what the rules found."""
         w = self.weight(p)
         return w, round(1.0 - (1.0 - rule_score) * (1.0 - w), 3)
 
     def apply(self, text: str, v: Verdict, suspicious: Callable[[str], bool]) -> None:
         """Adds the reason `classifier` to a finished verdict (and its probability)."""
-        if short(text):
+        p = self.prob(text, suspicious)
+        if p is None:
             return
-        p = self.prob(text, v, suspicious)
         v.classifier = round(p, 3)
         w, score = self.combine(v.score, p)
         if w > 0.0:
             v.add("classifier", w)
-        v.score = score
+            v.score = score
 
 
-__all__ = ["Model", "dump", "features", "fold"]
+__all__ = ["Model", "Slots", "dump", "features", "fold", "units", "windows"]
