@@ -568,6 +568,27 @@ def test_the_learned_stage_blocks_what_the_rules_pass(text: str) -> None:
     assert "classifier" in v.reasons and v.score >= GuardConfig().quarantine, v
 
 
+def test_the_model_alone_marks_but_does_not_refuse() -> None:
+    """An honest usage note the model is sure about, with no rule signal: it may be marked,
+    never refused (the model's false positives on ordinary text had no rule signal)."""
+    note = (
+        "Create a calendar event for the user.\n\nIMPORTANT: Always read the event back to the"
+        " user (title, time, guests) and wait for an explicit yes before calling this tool."
+        " Never invite people the user did not name."
+    )
+    assert RULES.score(note, "description").score == 0.0
+    v = S.score(note, "description")
+    assert v.classifier is not None and v.classifier >= S.model.t_block  # type: ignore[union-attr]
+    assert v.score < GuardConfig().block, v
+
+
+@pytest.mark.parametrize("text", LEARNED)
+def test_the_model_with_a_rule_signal_refuses(text: str) -> None:
+    assert 0.25 <= RULES.score(text).score < GuardConfig().quarantine  # one medium signal
+    v = S.score(text)
+    assert v.classifier is not None and v.score >= GuardConfig().block, v
+
+
 def test_the_model_runs_only_on_what_the_prefilter_fires_on() -> None:
     v = S.score('{"id": 7, "name": "widget", "price": 19.99, "notes": "restock on Monday"}')
     assert v.classifier is None and v.score == 0.0

@@ -16,7 +16,8 @@ obfuscations, scripts without spaces), each set scaled to unit length.
 The probability becomes the reason `classifier`, weighed like any other signal: below the
 model's `quarantine` threshold it adds nothing; from there to its `block` threshold it adds
 0.5 to 0.7; above, 0.7 to 0.95 (thresholds chosen on a validation split of the training set,
-stored in the model file). The model only adds: it never lowers the rules' score (an earlier
+stored in the model file). Alone, with no rule signal of at least 0.25, it adds at most 0.6:
+it marks the text but does not refuse it; with one, the two decide together. The model only adds: it never lowers the rules' score (an earlier
 version cleared the rules' unsure decisions when it was sure, and lifted injections the rules
 had right on long pages).
 """
@@ -40,6 +41,11 @@ from typing import Final
 from manifold.security.guard import _CONFUSABLE, _STRIP, Verdict
 
 MAGIC: Final = b"MGM2"
+# The model alone marks (quarantine) but does not refuse: its false positives on ordinary
+# text (a meeting mail in French, news about an attack, an honest `IMPORTANT:` note in a
+# description) had no rule signal at all; the injections it rescues mostly have one.
+PAIRED: Final = 0.25
+ALONE: Final = 0.6
 _WORD: Final = re.compile(r"\w+")
 _SPACE: Final = re.compile(r"\s+")
 # Units of a text: sentences (a line break, or an end mark before a space or after CJK text)
@@ -274,8 +280,12 @@ class Model:
 
     def combine(self, rule_score: float, p: float) -> tuple[float, float]:
         """(the reason's weight, the score) for a rule score and a probability. The model only
-        adds: it never lowers what the rules found."""
+        adds: it never lowers what the rules found. Alone (no rule signal of at least
+        `PAIRED`), it can mark a text but not refuse it: its weight is capped at `ALONE`,
+        between the gateway's default quarantine and block lines."""
         w = self.weight(p)
+        if rule_score < PAIRED:
+            w = min(w, ALONE)
         return w, round(1.0 - (1.0 - rule_score) * (1.0 - w), 3)
 
     def apply(self, text: str, v: Verdict, suspicious: Callable[[str], bool]) -> None:
