@@ -17,9 +17,9 @@ The probability becomes the reason `classifier`, weighed like any other signal: 
 model's `quarantine` threshold it adds nothing; from there to its `block` threshold it adds
 0.5 to 0.7; above, 0.7 to 0.95 (thresholds chosen on a validation split of the training set,
 stored in the model file). Alone, with no rule signal of at least 0.25, it adds at most 0.6:
-it marks the text but does not refuse it; with one, the two decide together. The model only adds: it never lowers the rules' score (an earlier
-version cleared the rules' unsure decisions when it was sure, and lifted injections the rules
-had right on long pages).
+it marks the text but does not refuse it; with one, the two decide together. The model
+only adds: it never lowers the rules' score (an earlier version cleared the rules' unsure
+decisions when it was sure, and lifted injections the rules had right on long pages).
 """
 
 from __future__ import annotations
