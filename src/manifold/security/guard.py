@@ -173,9 +173,19 @@ _IMPERATIVE = (
     r"collect|extract|encode|zip|tell|say|state|claim|answer|reply|respond|report|rank|rate|"
     r"recommend|suggest|present|conclude|describe|summari[sz]e|translate|treat|ask|inform|"
     r"warn|remind|convince|end|take|give|provide|print|output|reveal|show|display|quietly|"
+    r"tweet|elevate|overwrite|replace|omit|"
     r"silently|do not|don't|never|always|you (?:must|should|are|will|now|have)|your (?:new|"
     r"next|real|task|job|answer|reply)|from now on|before (?:you|answering|replying)|when you|"
     r"whenever|in your|stop|switch to|act as|pretend|respond|follow|obey|comply)"
+)
+# Where a sentence starts: a line (past a comment, list or quote marker), after a sentence's
+# end, a quote or a bracket (a JSON string, a markdown comment, an HTML element).
+_SEG_START = r"(?:" + _LINE_START + r"|[.!?;>\"'(\[*]\s*)"
+# Names only a model answers to (a support chat's "Agent:" or "Assistant:" speaker is a person).
+_AI_NAME = (
+    r"(?:ai|a\.i\.|llm|model|models|gpt|chatgpt|chatbot|copilot|claude|gemini|language model|"
+    r"ais|llms|agents|assistants|(?:ai|automated|llm|code|coding) (?:assistants?|agents?|"
+    r"helpers?|models?|systems?|readers?|summari[sz]ers?|tools?|bots?|reviewers?))"
 )
 # Sending verbs and what is worth stealing, paired in one sentence with a destination.
 _SEND = (
@@ -332,6 +342,56 @@ _ENGLISH: list[tuple[str, float, str]] = [
         r"now|is to|ought to)(?: now| also| always| immediately| silently| quietly| first)? "
         + _IMPERATIVE
         + r"\b",
+    ),
+    # A header that names the model as the reader of what follows ("Assistant reading this
+    # page: ...", "Next step for the agent: ...", "Model instruction: ...", "To any chatbot
+    # quoting this page: ..."), then an order, "you" or "the user" in the same sentence.
+    (
+        "directive",
+        0.7,
+        _I + _SEG_START + r"(?:[a-z]+ ){0,2}?(?:(?:for|to) (?:the |any |all |every |our |"
+        r"whatever )?" + _ADDRESSEE + r"|" + _ADDRESSEE + r" (?:reading|processing|"
+        r"summari[sz]ing|parsing|quoting|translating|answering|indexing|scanning|handling|"
+        r"that reads?|who reads?|which reads?)\b[^:,\n]{0,40}|" + _ADDRESSEE + r" (?:instructions?|"
+        r"notes?|notice|steps?|tasks?|directives?|orders?|action))\s*(?::|,|--|\x{2014}|\x{2013})"
+        r"[^.!?\n]*\b(?:you|your|the user'?s?|" + _IMPERATIVE + r")\b",
+    ),
+    # The model addressed by a name only a model answers to (not "Agent:" of a support chat),
+    # then an order within a few words or after a "when ...," clause.
+    (
+        "directive",
+        0.7,
+        _I + _SEG_START + _AI_NAME + r"\s*(?::|,|--|\x{2014}|\x{2013})\s*(?:(?:[a-z']+ ){0,3}?|"
+        r"(?:when|whenever|if|before|after|once|while)\b[^.!?\n]{0,80},\s*|(?:the user|your|"
+        r"you)\b[^.!?\n]{0,80}?)(?:" + _IMPERATIVE + r"|you|your|the user'?s?) [a-z'\"`]",
+    ),
+    # "As a privileged agent, change ...", "If you are an AI model ..., state that ...".
+    (
+        "directive",
+        0.7,
+        _I + r"(?:\bas an?|\bif you are an?) (?:[a-z]+ )?" + _ADDRESSEE + r"\b[^.!?\n,]{0,60},\s*"
+        r"(?:please )?" + _IMPERATIVE + r"\b",
+    ),
+    # The model made the doer by a causative ("have the assistant run ...").
+    (
+        "directive",
+        0.6,
+        _I
+        + r"\b(?:have|let|get|make|ask|tell|instruct) (?:the|your|any) "
+        + _ADDRESSEE
+        + r" (?:to )?(?:"
+        + _IMPERATIVE
+        + r")\b",
+    ),
+    # "When the assistant summarises this thread, it must report ..."
+    (
+        "model-directed",
+        0.55,
+        _I
+        + r"\b(?:when|whenever|if|before|after|once|while) (?:the|any|an?) "
+        + _ADDRESSEE
+        + r" \w+ (?:this|these|the|that)\b[^.!?\n]*,\s*(?:it|they|the \w+) (?:must|should|"
+        r"shall|has to|needs? to|will)\b",
     ),
     (
         "directive",
@@ -521,9 +581,11 @@ _ENGLISH: list[tuple[str, float, str]] = [
     (
         "exfil-url",
         0.75,
-        _I + r"!?\[[^\]\n]{0,100}\]\(\s*(?:https?|ftp)://[^)\s]*[?&#/=]"
-        r"[^)\s]*(?:\{|\}|<|%7b|%3c|\$|insert|user_?data|private|secret|conversation|"
-        r"history|summary|password|api_?key|token=\[|\[)",
+        # a placeholder anywhere past the host, a data word in the query or fragment only
+        # (".../GNU-Linux-Tools-Summary/..." is a path)
+        _I + r"!?\[[^\]\n]{0,100}\]\(\s*(?:https?|ftp)://[^)\s]*(?:[?&#/=][^)\s]*(?:\{|\}|<|"
+        r"%7b|%3c|\$|\[)|[?&#=][^)\s]*(?:insert|user_?data|private|secret|conversation|history|"
+        r"summary|password|api_?key))",
     ),
     (
         "exfil-url",
@@ -644,6 +706,17 @@ _REPORTING = re2.compile(
     r"['\"]|threat model|phishing (?:simulation|test)s?|(?:awareness|training) "
     r"(?:module|quiz|video|course))"
 )
+# Addresses and URLs are not prose: "attacker@box" or ".../payloads/x" frame nothing.
+_NOT_PROSE = re2.compile(r"[^\s<>()\[\]\"']+@[^\s<>()\[\]\"']+|(?:https?|s?ftp)://\S+")
+
+
+def _reports(s: str) -> bool:
+    """Whether `s` reads as a report about injections (a reporting frame)."""
+    if "@" in s or "://" in s:
+        s = _NOT_PROSE.sub(" ", s)
+    return _REPORTING.search(s) is not None
+
+
 # How much a damped reason keeps of its weight in a reporting frame.
 _DAMP: Final = 0.2
 _FRAME_LINES: Final = 2000  # a framed text of more lines is damped as a whole
@@ -662,6 +735,35 @@ _DAMPED = frozenset(
         "user-directed",
     }
 )
+
+# What an order aimed at the model goes after (the goal signals): alone each is medium, as a
+# document for people gives such orders too ("save your settings permanently").
+_GOALS: Final = frozenset(
+    {
+        "persistence",
+        "propagation",
+        "escalation",
+        "exfil-url",
+        "directive",
+        "model-directed",
+    }
+)  # not `secrecy` ("do not tell the user") nor `user-directed`: they speak of the user
+# Who a sentence that gives such an order is written for: a text for people calls its reader
+# "you"; one for the model speaks of "the user" (in any of the supported languages), tells
+# it what it "is now", or (in languages other than English, where the goal patterns are
+# imperatives) uses the second person. A sentence with a goal and one of these is paired.
+_FOR_MODEL = (
+    r"\bthe user'?s?\b|\busuari[oa]s?\b|\butilisat(?:eur|rice)s?\b|\butilizador\w*|"
+    r"\b(?:be)?nutzer\w*|\butent[ei]\b|пользовател|користувач|用户|ユーザー|사용자|"
+    r"\bkullanici|\bgebruiker|\buzytkownik|"
+    r"\byou are now\b|"
+    r"\b(?:tu|eres|voce|vous|dein\w*|deinem|ты|тебе|твой|твою|твоей)\b|你|あなた"
+)
+_SENTENCE_FOR_MODEL = re2.compile(
+    r"[^.!?\n\x{3002}\x{FF01}\x{FF1F}]*(?:" + _FOR_MODEL + r")[^.!?\n\x{3002}\x{FF01}\x{FF1F}]*"
+)
+_PAIRED: Final = 0.5
+_MAX_PAIRED: Final = 32  # sentences looked at per text
 
 # --------------------------------------------------------------------- hidden carriers
 
@@ -803,6 +905,14 @@ _TRIGGERS_EN = [
     r"will now|ought|that|which|who|reading|processing|summari|parsing|seeing|quoting|"
     r"translating|answering)",
     r"\bas an? (?:ai|language model|llm|assistant|agent|automated|privileged)",
+    r"if you are an? ",
+    r"(?:have|let|get|make|ask|tell|instruct) (?:the|your|any) (?:ai|assistant|model|agent|llm|"
+    r"chatbot|copilot|bot)",
+    r"(?:ai|assistants?|models?|agents?|llms?|chatbots?|bots?|gpt|copilot|summari[sz]ers?|"
+    r"readers?|systems?) (?:reading|processing|summari|parsing|quoting|translating|answering|"
+    r"indexing|scanning|handling|that read|who read|which read|instructions?\s*[:,]|notes?\s*"
+    r"[:,]|notice\s*[:,]|steps?\s*[:,]|tasks?\s*[:,]|directives?\s*[:,]|orders?\s*[:,]|"
+    r"action\s*[:,])",
     r"(?:when|whenever|before|after|while|once|if|as) you (?:summari|answer|reply|respond|"
     r"translate|rank|rate|generate|write|quote|process|read)",
     r"(?:your|every|each) (?:answer|reply|response|summary|output)",
@@ -921,7 +1031,9 @@ class Scanner:
         self._en_set = _set([p for _, _, p in _ENGLISH], _SET_MEM)
         ml: list[str] = []
         self._ml: list[tuple[str, float]] = []
-        triggers = list(_TRIGGERS_EN)
+        # In a result's raw JSON a line break before a word is `\n`: a trigger that starts at a
+        # word boundary also starts after an escaped line break, tab or return ("\nAI, ...").
+        triggers = [r"(?:\b|\\[nrt])" + p[2:] if p.startswith(r"\b") else p for p in _TRIGGERS_EN]
         for fams in _load_phrases().values():
             for fam, pats in fams.items():
                 if fam == "trigger":
@@ -978,8 +1090,13 @@ class Scanner:
         if len(_STYLED.findall(text)) >= 8:
             v.add("homoglyph", 0.25)
         found = self._phrases(fold, norm, surface)
-        if found.reasons and _REPORTING.search(fold) is not None and not _pointed(found):
+        if found.reasons and _reports(fold) and not _pointed(found):
             found = self._framed(fold, norm, surface, found)
+        if found.reasons and any(
+            r in _GOALS and w >= 0.4 and "paired" not in found.reasons
+            for r, w in found.reasons.items()
+        ):
+            self._pair(_bare(norm), found)
         v.merge(found)
         for payload in hidden:
             inner = Verdict()
@@ -1027,6 +1144,24 @@ class Scanner:
             found.reasons.pop("multilingual", None)  # the same words, read as French
         return found
 
+    def _pair(self, bare: str, found: Verdict) -> None:
+        """`paired` when one sentence holds a goal signal and is written for the model.
+
+        Only the sentences that speak of the user, say what the model "is now", or use the
+        second person (outside English) are scored again, at most `_MAX_PAIRED` of them; a
+        sentence that reports (a frame) is not paired.
+        """
+        for m in islice(_SENTENCE_FOR_MODEL.finditer(bare), _MAX_PAIRED):
+            sent = m.group(0)  # accents stripped: the multilingual patterns' form
+            fold = sent.translate(_CONFUSABLE)  # the English patterns' form
+            if _reports(fold):
+                continue
+            hits = [self._english[i] for i in self._en_set.Match(fold) or ()]
+            hits += [self._ml[i] for i in self._ml_set.Match(sent) or ()]
+            if any(r in _GOALS and w >= 0.4 for r, w in hits):
+                found.add("paired", _PAIRED)
+                return
+
     def _framed(self, fold: str, norm: str, surface: str, found: Verdict) -> Verdict:
         """The verdict with what a reporting frame quotes damped, line by line.
 
@@ -1048,7 +1183,7 @@ class Scanner:
         for lf, ln in zip(lines, nlines, strict=True):
             if not lf.strip():
                 continue
-            here = _REPORTING.search(lf) is not None
+            here = _reports(lf)
             sub = self._phrases(lf, ln, surface)
             for r, w in sub.reasons.items():
                 if r in _DAMPED:
