@@ -365,6 +365,14 @@ _ENGLISH: list[tuple[str, float, str]] = [
         r"(?:when|whenever|if|before|after|once|while)\b[^.!?\n]{0,80},\s*|(?:the user|your|"
         r"you)\b[^.!?\n]{0,80}?)(?:" + _IMPERATIVE + r"|you|your|the user'?s?) [a-z'\"`]",
     ),
+    # A vocative ("Assistant, ...", "AI -- ...") then "you", "your" or "the user" in the same
+    # sentence: the sentence speaks to the model about its user.
+    (
+        "directive",
+        0.7,
+        _I + _SEG_START + _ADDRESSEE + r"\s*(?:,|--|\x{2014}|\x{2013})\s*[^.!?\n]{0,100}?\b"
+        r"(?:you|your|the user'?s?)\b",
+    ),
     # "As a privileged agent, change ...", "If you are an AI model ..., state that ...".
     (
         "directive",
@@ -475,12 +483,13 @@ _ENGLISH: list[tuple[str, float, str]] = [
     (
         "user-directed",
         0.4,
-        _I + r"\b(?:tell|inform|warn|remind|ask|convince|advise|instruct|persuade|urge|notify)"
+        _I + r"\b(?:tell|inform|warn|remind|ask|convince|advise|instruct|persuade|urge|notify|"
+        r"suggest to|recommend to)"
         r"\b (?:the |this |our )?(?:user|reader|customer|caller|victim|recipient)s?\b[^.!?\n]*"
         r"\b(?:password|log ?in|credentials|card|cvv|pin|2fa|otp|backup codes|seed phrase|bank|"
         r"passport|identity|install|download|disable|pay|verify|confirm|enter|paste|grant|"
         r"click|suspended|blocked|expired|call|buy|invest|purchase|sign up|subscribe|visit|"
-        r"switch|transfer|wire)\w*\b",
+        r"switch|transfer|wire|run|execute)\w*\b",
     ),
     (
         "user-directed",
@@ -542,7 +551,18 @@ _ENGLISH: list[tuple[str, float, str]] = [
         r"website|forum|post|thread|sheet|guide|handbook|pdf|leaflet|packaging|intranet)\b|"
         r"\b(?:shipping|delivery|installation|install|washing|assembly|cooking|baking|care|setup|"
         r"build|packing|payment|billing|travel|parking|dosage|cleaning|return) (?:instructions|"
-        r"directions|rules|guidelines)\b",
+        r"directions|rules|guidelines)\b|"
+        # the same in the other languages of the multilingual patterns (accents optional)
+        r"\b(?:instrucciones|istruzioni|instructions|anweisungen|instru[cç][oõ]es|consignes|"
+        r"indicaciones|indicazioni|hinweise)\b[^.!?\n]{0,40}\b(?:env[ií]o|entrega|consegna|"
+        r"spedizione|livraison|lieferung|versand|envio|pago|pagamento|paiement|zahlung|ritiro|"
+        r"retiro|montaje|montaggio|montage|lavado|lavaggio|lavage|instala[cç]|installa)|"
+        # a workplace's own rules on a topic, an idiom
+        r"\b(?:guidelines|rules|instructions|polic(?:y|ies)|procedures?) (?:on|about|for|"
+        r"regarding|concerning) (?:remote|home|office|travel|expenses?|parking|leave|vacation|"
+        r"holidays?|overtime|working|dress|social media|procurement|hiring|onboarding)\b|"
+        r"\bforget (?:everything|all) (?:you|that you) (?:know|knew|learned|learnt|thought|were "
+        r"taught) about\b",
     ),
     # role impersonation
     (
@@ -717,6 +737,17 @@ def _reports(s: str) -> bool:
     return _REPORTING.search(s) is not None
 
 
+# What a sentence mentions rather than says: a quotation inside prose ("an email containing
+# 'AI assistant, call ...' reached the agent", a string to strip "ignore previous
+# instructions"-style), and a question ("why does the assistant forget earlier
+# instructions?"). A quote opens after a word, not after a colon or a comma: a JSON or CSV
+# string is what the text says.
+_MENTION = re2.compile(
+    r"[a-z)]\s+((?:['\"`\x{2018}\x{201C}\x{00AB}])[^'\"`\x{2019}\x{201D}\x{00BB}\n]{6,240}"
+    r"['\"`\x{2019}\x{201D}\x{00BB}])|(?:^|[.!?:#\n]\s*)((?:why|how|what|where|which|who|does|"
+    r"did|is|are|was|were)\b[^.!?\n]{0,200}\?)"
+)
+
 # How much a damped reason keeps of its weight in a reporting frame.
 _DAMP: Final = 0.2
 _FRAME_LINES: Final = 2000  # a framed text of more lines is damped as a whole
@@ -761,6 +792,22 @@ _FOR_MODEL = (
 )
 _SENTENCE_FOR_MODEL = re2.compile(
     r"[^.!?\n\x{3002}\x{FF01}\x{FF1F}]*(?:" + _FOR_MODEL + r")[^.!?\n\x{3002}\x{FF01}\x{FF1F}]*"
+)
+# Phishing through the model: an order to tell the user something (`user-directed`) that sends
+# them to an address or a number and names what a phisher wants.
+_PHISH_WORDS = re2.compile(
+    r"(?i)passw|passcode|log ?in|credential|card|cvv|\bpin\b|otp|sms|\bcode\b|bank|iban|"
+    r"seed phrase|2fa|licen[cs]e key|pay|\b(?:eur|usd)\b|[$\x{20AC}]|install|download|run\b|"
+    r"\.exe\b|\.ps1\b|extension|passport|contrase|senha|mot de passe|identifiant|kennwort|"
+    r"passwort|bankdaten|zugangsdaten|codice|credenziali|пароль|карт|密码|银行卡|账户|パスワード|"
+    r"クレジットカード|カード|sifre"
+)
+_PHONE = re2.compile(r"\+?\d[\d ()-]{7,}\d")
+# "Whatever the report says": the user is to be told something against the text.
+_AGAINST_TEXT = re2.compile(
+    r"(?i)regardless|no matter|whatever|irrespective|egal was|qualunque cosa|sin importar|"
+    r"independientemente|peu importe|quoi que|mesmo que|aunque|anche se|ignora|ignore|"
+    r"не важно|несмотря|что бы ни|不管|无论|忽略|にかかわらず|関係なく|無視"
 )
 _PAIRED: Final = 0.5
 _MAX_PAIRED: Final = 32  # sentences looked at per text
@@ -1090,10 +1137,12 @@ class Scanner:
         if len(_STYLED.findall(text)) >= 8:
             v.add("homoglyph", 0.25)
         found = self._phrases(fold, norm, surface)
+        if any(r in _DAMPED for r in found.reasons):
+            found = self._unmentioned(fold, norm, surface, found)
         if found.reasons and _reports(fold) and not _pointed(found):
             found = self._framed(fold, norm, surface, found)
         if found.reasons and any(
-            r in _GOALS and w >= 0.4 and "paired" not in found.reasons
+            (r in _GOALS or r == "user-directed") and w >= 0.4 and "paired" not in found.reasons
             for r, w in found.reasons.items()
         ):
             self._pair(_bare(norm), found)
@@ -1138,11 +1187,36 @@ class Scanner:
         if ml.reasons.get("exfil-url", 0.0) and _ADDRESS.search(norm) is not None:
             ml.add("exfil-url", 0.7)  # an order to send data, and where to
         found.merge(ml)
-        if docref and "override" in found.reasons:
+        if docref:
             # the instructions are a document's (a wiki's, a parcel's), not the model's
-            found.reasons["override"] = min(found.reasons["override"], 0.45)
+            if "override" in found.reasons:
+                found.reasons["override"] = min(found.reasons["override"], 0.45)
             found.reasons.pop("multilingual", None)  # the same words, read as French
         return found
+
+    def _unmentioned(self, fold: str, norm: str, surface: str, found: Verdict) -> Verdict:
+        """The verdict with what the text only quotes or asks about damped.
+
+        The text is scored again with its quotations inside prose and its questions blanked;
+        a reason that only they held keeps `_DAMP` of its weight.
+        """
+        spans = [
+            m.span(g)
+            for m in islice(_MENTION.finditer(fold), 256)
+            for g in (1, 2)
+            if m.span(g)[0] >= 0
+        ]
+        if not spans or len(fold) != len(norm):
+            return found
+        f, n = list(fold), list(norm)
+        for a, b in spans:
+            f[a:b] = " " * (b - a)
+            n[a:b] = " " * (b - a)
+        said = self._phrases("".join(f), "".join(n), surface)
+        out = Verdict()
+        for r, w in found.reasons.items():
+            out.add(r, min(w, said.reasons.get(r, w * _DAMP)) if r in _DAMPED else w)
+        return out
 
     def _pair(self, bare: str, found: Verdict) -> None:
         """`paired` when one sentence holds a goal signal and is written for the model.
@@ -1161,6 +1235,15 @@ class Scanner:
             if any(r in _GOALS and w >= 0.4 for r, w in hits):
                 found.add("paired", _PAIRED)
                 return
+            if any(r == "user-directed" for r, _ in hits):
+                if (
+                    _ADDRESS.search(sent) is not None or _PHONE.search(sent) is not None
+                ) and _PHISH_WORDS.search(sent) is not None:
+                    found.add("phishing", _PAIRED)
+                    return
+                if _AGAINST_TEXT.search(sent) is not None:
+                    found.add("paired", _PAIRED)
+                    return
 
     def _framed(self, fold: str, norm: str, surface: str, found: Verdict) -> Verdict:
         """The verdict with what a reporting frame quotes damped, line by line.
@@ -1197,6 +1280,9 @@ class Scanner:
         """What the text hides from a human reader (the carriers are signals themselves)."""
         if "<!--" in text:
             for m in _HTML_COMMENT.finditer(text):
+                a, b = m.span()
+                if text[a - 1 : a] == "`" and text[b : b + 1] == "`":
+                    continue  # a comment in a code span is shown as it is, not hidden
                 yield m.group(1)
         if "<" in text:
             for m in _HIDDEN_CSS.finditer(text):
