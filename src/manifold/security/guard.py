@@ -436,12 +436,28 @@ _ENGLISH: list[tuple[str, float, str]] = [
         0.5,
         _I + r"\b(?:save|store|write|add|put|keep|record|remember|memori[sz]e|persist|note|"
         r"register|insert|update)\w*\b[^.!?\n]*\b(?:(?:long-term|persistent|permanent|saved|"
-        r"system|your) (?:memory|memories|profile|instructions|preferences)|(?:to|in|into) "
+        r"stored|system|your)(?: user)? (?:memory|memories|profile|instructions?|preferences?)|"
+        r"(?:to|in|into) "
         r"(?:your|the assistant'?s?|its) memory|custom instructions|memory tool|saved "
         r"instructions|(?:all|every|any) (?:future|later|subsequent|new) (?:conversations?|"
         r"sessions?|chats?)|permanently|for(?:ever| good)|from this point on)\b|"
         r"\b(?:remember|memori[sz]e)\b[^.!?\n]*\b(?:for all|in (?:all|every)|permanently|"
-        r"forever|future)\b",
+        r"forever|future)\b|"
+        # "For all future chats, remember ...", "Keep this instruction active ..."
+        r"\b(?:for|in) (?:all|every|each|any) (?:future|later|subsequent|new) (?:chats?|"
+        r"sessions?|conversations?)\b[^.!?\n]*\b(?:remember|include|add|recommend|always|never|"
+        r"sign|use|keep|answer|reply|respond|mention|suggest)\b|\b(?:keep|make|leave) (?:this|"
+        r"these|the following) (?:instructions?|rules?|notes?|preferences?|settings?) (?:active|"
+        r"in effect|in force|permanent|for (?:the rest|all|every))\b",
+    ),
+    # An order to operate a tool (a sentence that starts with the verb, past an opening
+    # clause): medium alone (a manual says "use the measure tool"); paired when the same
+    # sentence is written for the model ("in your answer", "before answering", "the user").
+    (
+        "tool-order",
+        0.45,
+        _I + _SEG_START + r"(?:[^.!?\n,]*,\s*)?(?:please )?(?:call|invoke|use|run|execute|"
+        r"trigger|fire)\s+(?:the |your |a )?(?:`?[a-z]+_[a-z_]+`?|[a-z]+ tool\b|`[^`\n]{2,80}`)",
     ),
     (
         "propagation",
@@ -764,6 +780,7 @@ _DAMPED = frozenset(
         "propagation",
         "escalation",
         "user-directed",
+        "tool-order",
     }
 )
 
@@ -779,6 +796,12 @@ _GOALS: Final = frozenset(
         "model-directed",
     }
 )  # not `secrecy` ("do not tell the user") nor `user-directed`: they speak of the user
+# What only the model has: answers, replies and summaries to give, tools of its own.
+_MODEL_CONTEXT = (
+    r"\b(?:your|every|each) (?:answers?|reply|replies|responses?|summary|summaries)\b|"
+    r"\bbefore (?:answering|replying|responding)\b|\byour (?:[a-z]+ )?tools?\b"
+)
+_MODEL_CONTEXT_RE = re2.compile(_MODEL_CONTEXT)
 # Who a sentence that gives such an order is written for: a text for people calls its reader
 # "you"; one for the model speaks of "the user" (in any of the supported languages), tells
 # it what it "is now", or (in languages other than English, where the goal patterns are
@@ -790,8 +813,13 @@ _FOR_MODEL = (
     r"\byou are now\b|"
     r"\b(?:tu|eres|voce|vous|dein\w*|deinem|ты|тебе|твой|твою|твоей)\b|你|あなた"
 )
+_FOR_MODEL_RE = re2.compile(_FOR_MODEL)
 _SENTENCE_FOR_MODEL = re2.compile(
-    r"[^.!?\n\x{3002}\x{FF01}\x{FF1F}]*(?:" + _FOR_MODEL + r")[^.!?\n\x{3002}\x{FF01}\x{FF1F}]*"
+    r"[^.!?\n\x{3002}\x{FF01}\x{FF1F}]*(?:"
+    + _FOR_MODEL
+    + r"|"
+    + _MODEL_CONTEXT
+    + r")[^.!?\n\x{3002}\x{FF01}\x{FF1F}]*"
 )
 # Phishing through the model: an order to tell the user something (`user-directed`) that sends
 # them to an address or a number and names what a phisher wants.
@@ -872,6 +900,19 @@ _REVERSED_WORDS = (
     r"\b(?:erongi|dragersid|tegrof|snoitcurtsni|suoiverp|tpmorp|metsys|drowssap|selur|"
     r"senilediug|dracsid)\b"
 )
+# Leetspeak: words with a digit between letters, "th1s", "p4r4gr4ph", "ass1st4nt". A line is
+# read as letters when at least three of its words, and a third of them, are written so
+# ("l10n" or "log4j" in a line of prose is not).
+_LEET = re2.compile(r"[a-z\x{0131}][013457]+[a-z\x{0131}]")
+_UNLEET = str.maketrans("013457", "oieast")
+
+
+def _leet_line(line: str) -> bool:
+    words = line.split()
+    n = sum(1 for w in words if _LEET.search(w) is not None)
+    return n >= 3 and 3 * n >= len(words)
+
+
 _ROT13_HINT = re2.compile(_I + _ROT13_WORDS)
 _REVERSED_HINT = re2.compile(_I + _REVERSED_WORDS)
 
@@ -953,6 +994,9 @@ _TRIGGERS_EN = [
     r"translating|answering)",
     r"\bas an? (?:ai|language model|llm|assistant|agent|automated|privileged)",
     r"if you are an? ",
+    r"\b(?:call|invoke|use|run|execute|trigger)\s+(?:the |your |a )?(?:[a-z]+ tool\b|"
+    r"`?[a-z]+_[a-z])",
+    r"\byour (?:[a-z]+ )?tools?\b",
     r"(?:have|let|get|make|ask|tell|instruct) (?:the|your|any) (?:ai|assistant|model|agent|llm|"
     r"chatbot|copilot|bot)",
     r"(?:ai|assistants?|models?|agents?|llms?|chatbots?|bots?|gpt|copilot|summari[sz]ers?|"
@@ -986,6 +1030,8 @@ _TRIGGERS_EN = [
     # base64 with a letter hex does not use (a hash is not text), hex of printable ASCII
     r"[A-Za-z0-9+/_-]{12,}[G-Zg-z+/_][A-Za-z0-9+/_-]{11,}",
     r"(?:[2-7][0-9a-fA-F][ :]?){16,}",
+    # leetspeak: three words with a digit between letters, a word apart at most ("c0py th1s")
+    r"[a-z][013457]+[a-z]+[\s,.:]+(?:[^\s]+\s+)?[a-z]*[a-z][013457]+[a-z]+[\s,.:]+(?:[^\s]+\s+)?[a-z]*[a-z][013457]+[a-z]",
     r"(?:\b[A-Za-z][ .\-_*|/]{1,3}){7,}",
     _ROT13_WORDS,
     _REVERSED_WORDS,
@@ -1036,6 +1082,27 @@ def _set(patterns: list[str], max_mem: int, case_sensitive: bool = True) -> Any:
     return s
 
 
+# The English patterns are matched as this many sets: one automaton of all of them outgrew its
+# cache on varied prose and RE2 fell back to its slow path (about 10x slower per KB); two
+# halves each stay small (measured on 900 chunks of package docs: 347 us per 2 KB as one set,
+# 15 us as two, 18 us as three).
+_EN_PARTS: Final = 2
+
+
+class _SplitSet:
+    """A pattern set matched as `parts` RE2 sets; `Match` answers indexes into the whole."""
+
+    def __init__(self, patterns: list[str], parts: int) -> None:
+        n = -(-len(patterns) // parts)
+        self._parts = [(i, _set(patterns[i : i + n], _SET_MEM)) for i in range(0, len(patterns), n)]
+
+    def Match(self, text: str) -> list[int]:
+        out: list[int] = []
+        for base, s in self._parts:
+            out.extend(base + i for i in s.Match(text) or ())
+        return out
+
+
 @dataclass(slots=True)
 class Verdict:
     """A text's score (0 to 1) and its reasons (name -> the weight it added)."""
@@ -1075,7 +1142,7 @@ class Scanner:
         # Each family of patterns is one RE2 set (one automaton, one bounded memory budget):
         # a match says which patterns occur, which is all a score needs.
         self._english = [(r, w) for r, w, _ in _ENGLISH]
-        self._en_set = _set([p for _, _, p in _ENGLISH], _SET_MEM)
+        self._en_set = _SplitSet([p for _, _, p in _ENGLISH], _EN_PARTS)
         ml: list[str] = []
         self._ml: list[tuple[str, float]] = []
         # In a result's raw JSON a line break before a word is `\n`: a trigger that starts at a
@@ -1142,7 +1209,9 @@ class Scanner:
         if found.reasons and _reports(fold) and not _pointed(found):
             found = self._framed(fold, norm, surface, found)
         if found.reasons and any(
-            (r in _GOALS or r == "user-directed") and w >= 0.4 and "paired" not in found.reasons
+            (r in _GOALS or r in ("user-directed", "tool-order"))
+            and w >= 0.4
+            and "paired" not in found.reasons
             for r, w in found.reasons.items()
         ):
             self._pair(_bare(norm), found)
@@ -1182,6 +1251,8 @@ class Scanner:
         hits = set(self._ml_set.Match(bare) or ())
         if bare is not norm:
             hits.update(self._ml_set.Match(norm) or ())
+            if fold != norm:  # look-alikes in a language of the multilingual patterns
+                hits.update(self._ml_set.Match(_bare(fold)) or ())
         for i in hits:
             ml.add(*self._ml[i])
         if ml.reasons.get("exfil-url", 0.0) and _ADDRESS.search(norm) is not None:
@@ -1232,7 +1303,15 @@ class Scanner:
                 continue
             hits = [self._english[i] for i in self._en_set.Match(fold) or ()]
             hits += [self._ml[i] for i in self._ml_set.Match(sent) or ()]
-            if any(r in _GOALS and w >= 0.4 for r, w in hits):
+            goals = {r for r, w in hits if r in _GOALS and w >= 0.4}
+            if goals and _FOR_MODEL_RE.search(sent) is not None:
+                found.add("paired", _PAIRED)
+                return
+            # "call X and include it in your answer", "for all future chats ... every answer":
+            # not the orders that name the answer themselves ("in your answer, say ...")
+            if (
+                goals - {"directive", "model-directed"} or any(r == "tool-order" for r, _ in hits)
+            ) and (_MODEL_CONTEXT_RE.search(fold) is not None):
                 found.add("paired", _PAIRED)
                 return
             if any(r == "user-directed" for r, _ in hits):
@@ -1331,6 +1410,10 @@ class Scanner:
                 yield "ignore previous instructions"  # scored as what it spells
             else:
                 yield glued
+        if _LEET.search(fold) is not None:  # digits for letters ("1gn0r3 th1s"): read as letters
+            lines = [ln for ln in islice(fold.split("\n"), 4096) if _leet_line(ln)]
+            if lines:
+                yield "\n".join(ln.translate(_UNLEET) for ln in lines)
         if _ROT13_HINT.search(fold) is not None:
             yield codecs.encode(fold, "rot13")
         if _REVERSED_HINT.search(fold) is not None:
