@@ -160,7 +160,8 @@ _LINE_START = r"(?:^|\n)[ \t]*(?:#+|//+|/?\*+|--|-|\||•|>|\d{1,3}[.)])?[ \t]*"
 _ADDRESSEE = (
     r"(?:ai|a\.i\.|assistant|model|agent|llm|chatbot|copilot|gpt|language model|summari[sz]er|"
     r"(?:ai|automated|llm|code|coding) (?:assistants?|agents?|helpers?|models?|systems?|"
-    r"readers?|summari[sz]ers?|tools?|bots?)|(?:any|all) ais?|models?|agents?|assistants?)s?"
+    r"readers?|summari[sz]ers?|tools?|bots?|reviewers?|screeners?|graders?|triagers?)|"
+    r"(?:any|all) ais?|models?|agents?|assistants?)s?"
 )
 # The imperative verbs of what injections ask for (and the modal openers of an order).
 _IMPERATIVE = (
@@ -323,7 +324,7 @@ _ENGLISH: list[tuple[str, float, str]] = [
         + _ADDRESSEE
         + r"\s*:\s*(?:[a-z']+ ){0,2}?"
         + _IMPERATIVE
-        + r"\b",
+        + r" [a-z'\"`]",  # a verb with an object ("models: list[str]" is a field's type)
     ),
     (
         "directive",
@@ -436,13 +437,14 @@ _ENGLISH: list[tuple[str, float, str]] = [
         0.5,
         _I + r"\b(?:save|store|write|add|put|keep|record|remember|memori[sz]e|persist|note|"
         r"register|insert|update)\w*\b[^.!?\n]*\b(?:(?:long-term|persistent|permanent|saved|"
-        r"stored|system|your)(?: user)? (?:memory|memories|profile|instructions?|preferences?)|"
+        r"stored|system|your)(?: user)? (?:memory|memories|instructions?)|(?:long-term|"
+        r"persistent|permanent|saved|stored|system)(?: user)? (?:profile|preferences?)|"
         r"(?:to|in|into) "
         r"(?:your|the assistant'?s?|its) memory|custom instructions|memory tool|saved "
         r"instructions|(?:all|every|any) (?:future|later|subsequent|new) (?:conversations?|"
-        r"sessions?|chats?)|permanently|for(?:ever| good)|from this point on)\b|"
-        r"\b(?:remember|memori[sz]e)\b[^.!?\n]*\b(?:for all|in (?:all|every)|permanently|"
-        r"forever|future)\b|"
+        r"sessions?|chats?)|from this point on)\b|"
+        r"\b(?:remember|memori[sz]e|keep in mind|persist)\b[^.!?\n]*\b(?:for all|in (?:all|every)|"
+        r"permanently|forever|for good|future)\b|"
         # "For all future chats, remember ...", "Keep this instruction active ..."
         r"\b(?:for|in) (?:all|every|each|any) (?:future|later|subsequent|new) (?:chats?|"
         r"sessions?|conversations?)\b[^.!?\n]*\b(?:remember|include|add|recommend|always|never|"
@@ -451,8 +453,8 @@ _ENGLISH: list[tuple[str, float, str]] = [
         r"in effect|in force|permanent|for (?:the rest|all|every))\b",
     ),
     # An order to operate a tool (a sentence that starts with the verb, past an opening
-    # clause): medium alone (a manual says "use the measure tool"); paired when the same
-    # sentence is written for the model ("in your answer", "before answering", "the user").
+    # clause): nothing alone (a manual says "use the measure tool"); it counts only paired,
+    # when the same sentence has what only the model has ("in your answer", "your shell tool").
     (
         "tool-order",
         0.45,
@@ -505,7 +507,7 @@ _ENGLISH: list[tuple[str, float, str]] = [
         r"\b(?:password|log ?in|credentials|card|cvv|pin|2fa|otp|backup codes|seed phrase|bank|"
         r"passport|identity|install|download|disable|pay|verify|confirm|enter|paste|grant|"
         r"click|suspended|blocked|expired|call|buy|invest|purchase|sign up|subscribe|visit|"
-        r"switch|transfer|wire|run|execute)\w*\b",
+        r"switch|transfer|wire|run|execute|sign in|sign-in)\w*\b",
     ),
     (
         "user-directed",
@@ -755,12 +757,12 @@ def _reports(s: str) -> bool:
 
 # What a sentence mentions rather than says: a quotation inside prose ("an email containing
 # 'AI assistant, call ...' reached the agent", a string to strip "ignore previous
-# instructions"-style), and a question ("why does the assistant forget earlier
-# instructions?"). A quote opens after a word, not after a colon or a comma: a JSON or CSV
-# string is what the text says.
+# instructions"-style; not a `code span`, which is what an order runs), and a question
+# ("why does the assistant forget earlier instructions?"). A quote opens after a word, not
+# after a colon or a comma: a JSON or CSV string is what the text says.
 _MENTION = re2.compile(
-    r"[a-z)]\s+((?:['\"`\x{2018}\x{201C}\x{00AB}])[^'\"`\x{2019}\x{201D}\x{00BB}\n]{6,240}"
-    r"['\"`\x{2019}\x{201D}\x{00BB}])|(?:^|[.!?:#\n]\s*)((?:why|how|what|where|which|who|does|"
+    r"[a-z)]\s+((?:['\"\x{2018}\x{201C}\x{00AB}])[^'\"\x{2019}\x{201D}\x{00BB}\n]{6,240}"
+    r"['\"\x{2019}\x{201D}\x{00BB}])|(?:^|[.!?:#\n]\s*)((?:why|how|what|where|which|who|does|"
     r"did|is|are|was|were)\b[^.!?\n]{0,200}\?)"
 )
 
@@ -814,17 +816,14 @@ _FOR_MODEL = (
     r"\b(?:tu|eres|voce|vous|dein\w*|deinem|ты|тебе|твой|твою|твоей)\b|你|あなた"
 )
 _FOR_MODEL_RE = re2.compile(_FOR_MODEL)
+_IN_SENTENCE = r"(?:[^.!?\n\x{3002}\x{FF01}\x{FF1F}]|[.!?]\S)*"  # "x.example" goes on
 _SENTENCE_FOR_MODEL = re2.compile(
-    r"[^.!?\n\x{3002}\x{FF01}\x{FF1F}]*(?:"
-    + _FOR_MODEL
-    + r"|"
-    + _MODEL_CONTEXT
-    + r")[^.!?\n\x{3002}\x{FF01}\x{FF1F}]*"
+    _IN_SENTENCE + r"(?:" + _FOR_MODEL + r"|" + _MODEL_CONTEXT + r")" + _IN_SENTENCE
 )
 # Phishing through the model: an order to tell the user something (`user-directed`) that sends
 # them to an address or a number and names what a phisher wants.
 _PHISH_WORDS = re2.compile(
-    r"(?i)passw|passcode|log ?in|credential|card|cvv|\bpin\b|otp|sms|\bcode\b|bank|iban|"
+    r"(?i)passw|passcode|log ?in|sign.?in|credential|card|cvv|\bpin\b|otp|sms|\bcode\b|bank|iban|"
     r"seed phrase|2fa|licen[cs]e key|pay|\b(?:eur|usd)\b|[$\x{20AC}]|install|download|run\b|"
     r"\.exe\b|\.ps1\b|extension|passport|contrase|senha|mot de passe|identifiant|kennwort|"
     r"passwort|bankdaten|zugangsdaten|codice|credenziali|пароль|карт|密码|银行卡|账户|パスワード|"
@@ -838,7 +837,7 @@ _AGAINST_TEXT = re2.compile(
     r"не важно|несмотря|что бы ни|不管|无论|忽略|にかかわらず|関係なく|無視"
 )
 _PAIRED: Final = 0.5
-_MAX_PAIRED: Final = 32  # sentences looked at per text
+_MAX_PAIRED: Final = 256  # sentences looked at per text (a bounded cost)
 
 # --------------------------------------------------------------------- hidden carriers
 
@@ -1031,7 +1030,7 @@ _TRIGGERS_EN = [
     r"[A-Za-z0-9+/_-]{12,}[G-Zg-z+/_][A-Za-z0-9+/_-]{11,}",
     r"(?:[2-7][0-9a-fA-F][ :]?){16,}",
     # leetspeak: three words with a digit between letters, a word apart at most ("c0py th1s")
-    r"[a-z][013457]+[a-z]+[\s,.:]+(?:[^\s]+\s+)?[a-z]*[a-z][013457]+[a-z]+[\s,.:]+(?:[^\s]+\s+)?[a-z]*[a-z][013457]+[a-z]",
+    r"(?:\S*[a-z][013457]+[a-z]\S*\s+(?:\S+\s+)?){2}\S*[a-z][013457]+[a-z]",
     r"(?:\b[A-Za-z][ .\-_*|/]{1,3}){7,}",
     _ROT13_WORDS,
     _REVERSED_WORDS,
@@ -1215,6 +1214,8 @@ class Scanner:
             for r, w in found.reasons.items()
         ):
             self._pair(_bare(norm), found)
+        if "paired" not in found.reasons:
+            found.reasons.pop("tool-order", None)  # counts only with what only the model has
         v.merge(found)
         for payload in hidden:
             inner = Verdict()
