@@ -817,9 +817,6 @@ _FOR_MODEL = (
 )
 _FOR_MODEL_RE = re2.compile(_FOR_MODEL)
 _IN_SENTENCE = r"(?:[^.!?\n\x{3002}\x{FF01}\x{FF1F}]|[.!?]\S)*"  # "x.example" goes on
-_SENTENCE_FOR_MODEL = re2.compile(
-    _IN_SENTENCE + r"(?:" + _FOR_MODEL + r"|" + _MODEL_CONTEXT + r")" + _IN_SENTENCE
-)
 # Phishing through the model: an order to tell the user something (`user-directed`) that sends
 # them to an address or a number and names what a phisher wants.
 _PHISH_WORDS = re2.compile(
@@ -835,6 +832,40 @@ _AGAINST_TEXT = re2.compile(
     r"(?i)regardless|no matter|whatever|irrespective|egal was|qualunque cosa|sin importar|"
     r"independientemente|peu importe|quoi que|mesmo que|aunque|anche se|ignora|ignore|"
     r"не важно|несмотря|что бы ни|不管|无论|忽略|にかかわらず|関係なく|無視"
+)
+# Asking the user for a secret ("reply with their password", "provide the CVV"), not warning
+# them about it ("never share your password").
+_SECRET_ASK = re2.compile(
+    r"(?i)\b(?:reply with|respond with|provide|enter|type|read out|send|share|give|confirm|"
+    r"paste)\b[^.!?\n]*\b(?:passwords?|passcodes?|cvv|card numbers?|pin|otp|one-time code|"
+    r"seed phrase|recovery phrase|security code|backup codes)\b"
+)
+_NEGATION = re2.compile(r"(?i)\b(?:never|not|don'?t|no one|nobody)\b")
+# Approval skipped or claimed ("do not ask for confirmation", "sin confirmación", "the user
+# already authorised it"), in the supported languages (accents stripped, as `_pair` reads):
+# with an order, what an attacker adds.
+_NO_CONFIRM_P = (
+    r"\b(?:without|no|sin|sans|ohne|senza|sem|zonder|bez|без)\s+(?:\w+\s+)?(?:confirm|"
+    r"approv|permis|consent|aprob|approb|bestatig|genehmig|ruckfrage|"
+    r"conferm|autoriz|toestemming|подтвержд|согласи|разрешени)|\b(?:do not|don'?t|never) ask\b"
+    r"[^.!?\n]*\b(?:confirm|approv|permission|consent)|не спрашива|確認は不要|確認せず|"
+    r"確認不要|无需确认|不需要确认|不要确认|无需批准|\bya lo autoriz|\bdeja autoris|"
+    r"bereits genehmigt|gia autorizzat|\bja autoriz|"
+    r"уже разреш|已经授权|已授权|承認済み|\balready (?:approved|authori[sz]ed|consented)"
+)
+_NO_CONFIRM = re2.compile("(?i)" + _NO_CONFIRM_P)
+# The sentences `_pair` reads: those written for the model, and those that skip approval.
+_SENTENCE_TO_PAIR = re2.compile(
+    "(?i)"
+    + _IN_SENTENCE
+    + r"(?:"
+    + _FOR_MODEL
+    + r"|"
+    + _MODEL_CONTEXT
+    + r"|"
+    + _NO_CONFIRM_P
+    + r")"
+    + _IN_SENTENCE
 )
 _PAIRED: Final = 0.5
 _MAX_PAIRED: Final = 256  # sentences looked at per text (a bounded cost)
@@ -1297,7 +1328,7 @@ class Scanner:
         second person (outside English) are scored again, at most `_MAX_PAIRED` of them; a
         sentence that reports (a frame) is not paired.
         """
-        for m in islice(_SENTENCE_FOR_MODEL.finditer(bare), _MAX_PAIRED):
+        for m in islice(_SENTENCE_TO_PAIR.finditer(bare), _MAX_PAIRED):
             sent = m.group(0)  # accents stripped: the multilingual patterns' form
             fold = sent.translate(_CONFUSABLE)  # the English patterns' form
             if _reports(fold):
@@ -1310,10 +1341,14 @@ class Scanner:
                 return
             # "call X and include it in your answer", "for all future chats ... every answer":
             # not the orders that name the answer themselves ("in your answer, say ...")
-            if (
-                goals - {"directive", "model-directed"} or any(r == "tool-order" for r, _ in hits)
-            ) and (_MODEL_CONTEXT_RE.search(fold) is not None):
+            tool = any(r == "tool-order" for r, _ in hits)
+            if (goals - {"directive", "model-directed"} or tool) and (
+                _MODEL_CONTEXT_RE.search(fold) is not None
+            ):
                 found.add("paired", _PAIRED)
+                return
+            if (goals or tool) and _NO_CONFIRM.search(sent) is not None:
+                found.add("paired", _PAIRED)  # "call drop_tables and do not ask for confirmation"
                 return
             if any(r == "user-directed" for r, _ in hits):
                 if (
@@ -1323,6 +1358,9 @@ class Scanner:
                     return
                 if _AGAINST_TEXT.search(sent) is not None:
                     found.add("paired", _PAIRED)
+                    return
+                if _SECRET_ASK.search(sent) is not None and _NEGATION.search(sent) is None:
+                    found.add("phishing", _PAIRED)
                     return
 
     def _framed(self, fold: str, norm: str, surface: str, found: Verdict) -> Verdict:
