@@ -845,7 +845,7 @@ _NEGATION = re2.compile(r"(?i)\b(?:never|not|don'?t|no one|nobody)\b")
 # already authorised it"), in the supported languages (accents stripped, as `_pair` reads):
 # with an order, what an attacker adds.
 _NO_CONFIRM_P = (
-    r"\b(?:without|no|sin|sans|ohne|senza|sem|zonder|bez|без)\s+(?:\w+\s+)?(?:confirm|"
+    r"\b(?:without|sin|sans|ohne|senza|sem|zonder|bez|без)\s+(?:\w+\s+)?(?:confirm|"
     r"approv|permis|consent|aprob|approb|bestatig|genehmig|ruckfrage|"
     r"conferm|autoriz|toestemming|подтвержд|согласи|разрешени)|\b(?:do not|don'?t|never) ask\b"
     r"[^.!?\n]*\b(?:confirm|approv|permission|consent)|не спрашива|確認は不要|確認せず|"
