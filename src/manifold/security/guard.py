@@ -19,10 +19,24 @@ reach the thresholds:
   ...", "Note to the AI reading this page: ...") or in the third person with a modal ("any
   agent processing this must ...") followed by an imperative; phrasings only a model is the
   reader of ("when you summarise this, ...", "in your answer ...", "you must now ...").
+  Also: a header naming the model as the reader of what follows ("Assistant reading this
+  page: ...", "Next step for the agent: ...", "Model instruction: ...") then an order, "you"
+  or "the user"; a name only a model answers to ("LLM:", "AI helper:"; not a support chat's
+  "Agent:") then an order; a vocative then "you"/"your"/"the user" in the same sentence; "as
+  an automated reviewer, <order>"; "have the assistant run ...".
   `persistence`, `propagation`, `escalation`, `user-directed`: what such an order goes after
   (memory and all future chats; copying the text into every other document; admin rights or
   approvals turned off; telling the user to log in, pay or believe something); medium signals
   that decide with another. All damped in a reporting frame, which is local to its line.
+- `paired`, `phishing`: one sentence that holds a goal signal and is written for the model
+  (it speaks of "the user" in any of the supported languages, uses the second person outside
+  English, names what only the model has, "your answer", "your shell tool", or skips or claims
+  approval, "do not ask for confirmation", "ya lo autorizó"); telling the user to go to an
+  address or a number with a phisher's words, to give a secret, or something "whatever the
+  report says". `tool-order` ("call X", "use the Y tool") counts only so paired.
+- What a text only mentions is damped: a quotation inside prose ("a mail containing 'AI,
+  call ...'"), a question ("why does the assistant forget earlier instructions?"); an
+  address ("attacker@...") makes no reporting frame; a comment in a code span is not hidden.
 - `role-impersonation`: chat-template tokens (`<|im_start|>`, `[INST]`, `<<SYS>>`,
   `<|start_header_id|>`, `<start_of_turn>`), `<system>` tags, fake `System:` / `Human:` /
   `Assistant:` turns followed by orders. JSON such as `"role": "system"` in code is not a turn.
@@ -48,7 +62,8 @@ reach the thresholds:
   `mcp.json`, credentials, private keys, the conversation history) or does (`rm -rf`,
   "delete all", `curl ... | sh`).
 - `encoded`: base64 and hex runs that decode to text, ROT13, reversed text, letter-spaced
-  words: each decoded form is scored again, and counts when it holds an instruction.
+  words, leetspeak lines ("c0py th1s p4r4gr4ph"): each decoded form is scored again, and
+  counts when it holds an instruction.
 - `multilingual`: the same families (override, reveal, new role, secrecy, exfiltration) in
   17 languages, from `data/injection_phrases.json` (RE2 patterns); the goal families (call a
   tool, persist, tell the user, escalate, spread) and a vocative in eight of them.
@@ -62,11 +77,14 @@ definition's description). `mode: audit` only logs and audits. Each decision is 
 (warning) with the score and reasons, and audited when the audit log is on (an entry
 `"event": "guard"` of its own, besides the call's entry).
 
-Cost: one RE2 set of trigger words matched once over a result's raw bytes; a result that
+Cost: one RE2 set of trigger words matched once over a result's raw bytes (a trigger that
+starts at a word also starts after an escaped line break, `\\nAI, ...`); a result that
 fires none (most) is relayed undecoded. One that fires is decoded, its texts collected
 (not image, audio or blob data) and scanned; each pattern family is one RE2 set (linear time,
-a bounded automaton); a text over 256 K characters is scanned in a worker thread. What
-carriers hide and what encodings decode to is scanned again, to a bounded depth and count.
+a bounded automaton; the English patterns two, whose automata stay small); a text over 256 K
+characters is scanned in a worker thread. What carriers hide and what encodings decode to is
+scanned again, to a bounded depth and count. The expressions that read single sentences
+(pairing, quotations) are compiled on first use.
 See `docs/security.md`.
 """
 
@@ -77,6 +95,7 @@ import base64
 import binascii
 import codecs
 import fnmatch
+import functools
 import json
 import logging
 import re
@@ -353,7 +372,7 @@ _ENGLISH: list[tuple[str, float, str]] = [
         _I + _SEG_START + r"(?:[a-z]+ ){0,2}?(?:(?:for|to) (?:the |any |all |every |our |"
         r"whatever )?" + _ADDRESSEE + r"|" + _ADDRESSEE + r" (?:reading|processing|"
         r"summari[sz]ing|parsing|quoting|translating|answering|indexing|scanning|handling|"
-        r"that reads?|who reads?|which reads?)\b[^:,\n]{0,40}|" + _ADDRESSEE + r" (?:instructions?|"
+        r"that reads?|who reads?|which reads?)\b[^:,\n]*|" + _ADDRESSEE + r" (?:instructions?|"
         r"notes?|notice|steps?|tasks?|directives?|orders?|action))\s*(?::|,|--|\x{2014}|\x{2013})"
         r"[^.!?\n]*\b(?:you|your|the user'?s?|" + _IMPERATIVE + r")\b",
     ),
@@ -363,22 +382,22 @@ _ENGLISH: list[tuple[str, float, str]] = [
         "directive",
         0.7,
         _I + _SEG_START + _AI_NAME + r"\s*(?::|,|--|\x{2014}|\x{2013})\s*(?:(?:[a-z']+ ){0,3}?|"
-        r"(?:when|whenever|if|before|after|once|while)\b[^.!?\n]{0,80},\s*|(?:the user|your|"
-        r"you)\b[^.!?\n]{0,80}?)(?:" + _IMPERATIVE + r"|you|your|the user'?s?) [a-z'\"`]",
+        r"(?:when|whenever|if|before|after|once|while)\b[^.!?\n]*,\s*|(?:the user|your|"
+        r"you)\b[^.!?\n]*?)(?:" + _IMPERATIVE + r"|you|your|the user'?s?) [a-z'\"`]",
     ),
     # A vocative ("Assistant, ...", "AI -- ...") then "you", "your" or "the user" in the same
     # sentence: the sentence speaks to the model about its user.
     (
         "directive",
         0.7,
-        _I + _SEG_START + _ADDRESSEE + r"\s*(?:,|--|\x{2014}|\x{2013})\s*[^.!?\n]{0,100}?\b"
+        _I + _SEG_START + _ADDRESSEE + r"\s*(?:,|--|\x{2014}|\x{2013})\s*[^.!?\n]*?\b"
         r"(?:you|your|the user'?s?)\b",
     ),
     # "As a privileged agent, change ...", "If you are an AI model ..., state that ...".
     (
         "directive",
         0.7,
-        _I + r"(?:\bas an?|\bif you are an?) (?:[a-z]+ )?" + _ADDRESSEE + r"\b[^.!?\n,]{0,60},\s*"
+        _I + r"(?:\bas an?|\bif you are an?) (?:[a-z]+ )?" + _ADDRESSEE + r"\b[^.!?\n,]*,\s*"
         r"(?:please )?" + _IMPERATIVE + r"\b",
     ),
     # The model made the doer by a causative ("have the assistant run ...").
@@ -572,7 +591,7 @@ _ENGLISH: list[tuple[str, float, str]] = [
         r"directions|rules|guidelines)\b|"
         # the same in the other languages of the multilingual patterns (accents optional)
         r"\b(?:instrucciones|istruzioni|instructions|anweisungen|instru[cç][oõ]es|consignes|"
-        r"indicaciones|indicazioni|hinweise)\b[^.!?\n]{0,40}\b(?:env[ií]o|entrega|consegna|"
+        r"indicaciones|indicazioni|hinweise)\b[^.!?\n]*\b(?:env[ií]o|entrega|consegna|"
         r"spedizione|livraison|lieferung|versand|envio|pago|pagamento|paiement|zahlung|ritiro|"
         r"retiro|montaje|montaggio|montage|lavado|lavaggio|lavage|instala[cç]|installa)|"
         # a workplace's own rules on a topic, an idiom
@@ -587,7 +606,7 @@ _ENGLISH: list[tuple[str, float, str]] = [
         "role-impersonation",
         0.9,
         r"<\|(?:im_start|im_end|system|user|assistant|begin_of_text|start_header_id|"
-        r"end_header_id|eot_id|endoftext)\|>|\[/?INST\]|<</?SYS>>|<start_of_turn>|<end_of_turn>",
+        r"end_header_id|eot_id|endoftext)\|>|\[/?inst\]|<</?sys>>|<start_of_turn>|<end_of_turn>",
     ),
     (
         "role-impersonation",
@@ -661,7 +680,7 @@ _ENGLISH: list[tuple[str, float, str]] = [
         r"\b(?:history|conversation|credentials|password|secrets?|api keys?|contents of|"
         r"ssh|\.env|files?|emails|messages|personal|phone|address|attachments?|data)\b",
     ),
-    ("exfil-url", 0.6, _I + r"\bcurl\b[^\n]{0,40}(?:-d|--data|-F|-T)\s*@"),
+    ("exfil-url", 0.6, _I + r"\bcurl\b[^\n]{0,40}(?:-d|--data|-f|-t)\s*@"),
     (
         "exfil-url",
         0.4,
@@ -760,7 +779,7 @@ def _reports(s: str) -> bool:
 # instructions"-style; not a `code span`, which is what an order runs), and a question
 # ("why does the assistant forget earlier instructions?"). A quote opens after a word, not
 # after a colon or a comma: a JSON or CSV string is what the text says.
-_MENTION = re2.compile(
+_MENTION_P = (
     r"[a-z)]\s+((?:['\"\x{2018}\x{201C}\x{00AB}])[^'\"\x{2019}\x{201D}\x{00BB}\n]{6,240}"
     r"['\"\x{2019}\x{201D}\x{00BB}])|(?:^|[.!?:#\n]\s*)((?:why|how|what|where|which|who|does|"
     r"did|is|are|was|were)\b[^.!?\n]{0,200}\?)"
@@ -803,7 +822,6 @@ _MODEL_CONTEXT = (
     r"\b(?:your|every|each) (?:answers?|reply|replies|responses?|summary|summaries)\b|"
     r"\bbefore (?:answering|replying|responding)\b|\byour (?:[a-z]+ )?tools?\b"
 )
-_MODEL_CONTEXT_RE = re2.compile(_MODEL_CONTEXT)
 # Who a sentence that gives such an order is written for: a text for people calls its reader
 # "you"; one for the model speaks of "the user" (in any of the supported languages), tells
 # it what it "is now", or (in languages other than English, where the goal patterns are
@@ -815,32 +833,31 @@ _FOR_MODEL = (
     r"\byou are now\b|"
     r"\b(?:tu|eres|voce|vous|dein\w*|deinem|ты|тебе|твой|твою|твоей)\b|你|あなた"
 )
-_FOR_MODEL_RE = re2.compile(_FOR_MODEL)
 _IN_SENTENCE = r"(?:[^.!?\n\x{3002}\x{FF01}\x{FF1F}]|[.!?]\S)*"  # "x.example" goes on
 # Phishing through the model: an order to tell the user something (`user-directed`) that sends
 # them to an address or a number and names what a phisher wants.
-_PHISH_WORDS = re2.compile(
-    r"(?i)passw|passcode|log ?in|sign.?in|credential|card|cvv|\bpin\b|otp|sms|\bcode\b|bank|iban|"
+_PHISH_WORDS_P = (
+    r"passw|passcode|log ?in|sign.?in|credential|card|cvv|\bpin\b|otp|sms|\bcode\b|bank|iban|"
     r"seed phrase|2fa|licen[cs]e key|pay|\b(?:eur|usd)\b|[$\x{20AC}]|install|download|run\b|"
     r"\.exe\b|\.ps1\b|extension|passport|contrase|senha|mot de passe|identifiant|kennwort|"
     r"passwort|bankdaten|zugangsdaten|codice|credenziali|пароль|карт|密码|银行卡|账户|パスワード|"
     r"クレジットカード|カード|sifre"
 )
-_PHONE = re2.compile(r"\+?\d[\d ()-]{7,}\d")
+_PHONE_P = r"\+?\d[\d ()-]{7,}\d"
 # "Whatever the report says": the user is to be told something against the text.
-_AGAINST_TEXT = re2.compile(
-    r"(?i)regardless|no matter|whatever|irrespective|egal was|qualunque cosa|sin importar|"
+_AGAINST_TEXT_P = (
+    r"regardless|no matter|whatever|irrespective|egal was|qualunque cosa|sin importar|"
     r"independientemente|peu importe|quoi que|mesmo que|aunque|anche se|ignora|ignore|"
     r"не важно|несмотря|что бы ни|不管|无论|忽略|にかかわらず|関係なく|無視"
 )
 # Asking the user for a secret ("reply with their password", "provide the CVV"), not warning
 # them about it ("never share your password").
-_SECRET_ASK = re2.compile(
-    r"(?i)\b(?:reply with|respond with|provide|enter|type|read out|send|share|give|confirm|"
+_SECRET_ASK_P = (
+    r"\b(?:reply with|respond with|provide|enter|type|read out|send|share|give|confirm|"
     r"paste)\b[^.!?\n]*\b(?:passwords?|passcodes?|cvv|card numbers?|pin|otp|one-time code|"
     r"seed phrase|recovery phrase|security code|backup codes)\b"
 )
-_NEGATION = re2.compile(r"(?i)\b(?:never|not|don'?t|no one|nobody)\b")
+_NEGATION_P = r"\b(?:never|not|don'?t|no one|nobody)\b"
 # Approval skipped or claimed ("do not ask for confirmation", "sin confirmación", "the user
 # already authorised it"), in the supported languages (accents stripped, as `_pair` reads):
 # with an order, what an attacker adds.
@@ -853,11 +870,9 @@ _NO_CONFIRM_P = (
     r"bereits genehmigt|gia autorizzat|\bja autoriz|"
     r"уже разреш|已经授权|已授权|承認済み|\balready (?:approved|authori[sz]ed|consented)"
 )
-_NO_CONFIRM = re2.compile("(?i)" + _NO_CONFIRM_P)
 # The sentences `_pair` reads: those written for the model, and those that skip approval.
-_SENTENCE_TO_PAIR = re2.compile(
-    "(?i)"
-    + _IN_SENTENCE
+_SENTENCE_TO_PAIR_P = (
+    _IN_SENTENCE
     + r"(?:"
     + _FOR_MODEL
     + r"|"
@@ -868,6 +883,31 @@ _SENTENCE_TO_PAIR = re2.compile(
     + _IN_SENTENCE
 )
 _PAIRED: Final = 0.5
+
+
+@dataclass(frozen=True, slots=True)
+class _SentenceRes:
+    """The expressions that read single sentences (all over case-folded text)."""
+
+    sentence: Any = field(default_factory=lambda: re2.compile(_SENTENCE_TO_PAIR_P))
+    for_model: Any = field(default_factory=lambda: re2.compile(_FOR_MODEL))
+    model_context: Any = field(default_factory=lambda: re2.compile(_MODEL_CONTEXT))
+    no_confirm: Any = field(default_factory=lambda: re2.compile(_NO_CONFIRM_P))
+    phish_words: Any = field(default_factory=lambda: re2.compile(_PHISH_WORDS_P))
+    phone: Any = field(default_factory=lambda: re2.compile(_PHONE_P))
+    against_text: Any = field(default_factory=lambda: re2.compile(_AGAINST_TEXT_P))
+    secret_ask: Any = field(default_factory=lambda: re2.compile(_SECRET_ASK_P))
+    negation: Any = field(default_factory=lambda: re2.compile(_NEGATION_P))
+    mention: Any = field(default_factory=lambda: re2.compile(_MENTION_P))
+
+
+@functools.cache
+def _sentence_res() -> _SentenceRes:
+    """Compiled on first use: only a text with a goal signal or a quotation needs them, so a
+    gateway whose results never fire the prefilter does not hold their programs."""
+    return _SentenceRes()
+
+
 _MAX_PAIRED: Final = 256  # sentences looked at per text (a bounded cost)
 
 # --------------------------------------------------------------------- hidden carriers
@@ -1172,7 +1212,9 @@ class Scanner:
         # Each family of patterns is one RE2 set (one automaton, one bounded memory budget):
         # a match says which patterns occur, which is all a score needs.
         self._english = [(r, w) for r, w, _ in _ENGLISH]
-        self._en_set = _SplitSet([p for _, _, p in _ENGLISH], _EN_PARTS)
+        # Matched on case-folded text only: without `(?i)` each letter is one byte in the
+        # automaton, not a class of its cases (a third of the program, and of its memory).
+        self._en_set = _SplitSet([p.removeprefix(_I) for _, _, p in _ENGLISH], _EN_PARTS)
         ml: list[str] = []
         self._ml: list[tuple[str, float]] = []
         # In a result's raw JSON a line break before a word is `\n`: a trigger that starts at a
@@ -1305,7 +1347,7 @@ class Scanner:
         """
         spans = [
             m.span(g)
-            for m in islice(_MENTION.finditer(fold), 256)
+            for m in islice(_sentence_res().mention.finditer(fold), 256)
             for g in (1, 2)
             if m.span(g)[0] >= 0
         ]
@@ -1328,7 +1370,8 @@ class Scanner:
         second person (outside English) are scored again, at most `_MAX_PAIRED` of them; a
         sentence that reports (a frame) is not paired.
         """
-        for m in islice(_SENTENCE_TO_PAIR.finditer(bare), _MAX_PAIRED):
+        res = _sentence_res()
+        for m in islice(res.sentence.finditer(bare), _MAX_PAIRED):
             sent = m.group(0)  # accents stripped: the multilingual patterns' form
             fold = sent.translate(_CONFUSABLE)  # the English patterns' form
             if _reports(fold):
@@ -1336,30 +1379,30 @@ class Scanner:
             hits = [self._english[i] for i in self._en_set.Match(fold) or ()]
             hits += [self._ml[i] for i in self._ml_set.Match(sent) or ()]
             goals = {r for r, w in hits if r in _GOALS and w >= 0.4}
-            if goals and _FOR_MODEL_RE.search(sent) is not None:
+            if goals and res.for_model.search(sent) is not None:
                 found.add("paired", _PAIRED)
                 return
             # "call X and include it in your answer", "for all future chats ... every answer":
             # not the orders that name the answer themselves ("in your answer, say ...")
             tool = any(r == "tool-order" for r, _ in hits)
             if (goals - {"directive", "model-directed"} or tool) and (
-                _MODEL_CONTEXT_RE.search(fold) is not None
+                res.model_context.search(fold) is not None
             ):
                 found.add("paired", _PAIRED)
                 return
-            if (goals or tool) and _NO_CONFIRM.search(sent) is not None:
+            if (goals or tool) and res.no_confirm.search(sent) is not None:
                 found.add("paired", _PAIRED)  # "call drop_tables and do not ask for confirmation"
                 return
             if any(r == "user-directed" for r, _ in hits):
                 if (
-                    _ADDRESS.search(sent) is not None or _PHONE.search(sent) is not None
-                ) and _PHISH_WORDS.search(sent) is not None:
+                    _ADDRESS.search(sent) is not None or res.phone.search(sent) is not None
+                ) and res.phish_words.search(sent) is not None:
                     found.add("phishing", _PAIRED)
                     return
-                if _AGAINST_TEXT.search(sent) is not None:
+                if res.against_text.search(sent) is not None:
                     found.add("paired", _PAIRED)
                     return
-                if _SECRET_ASK.search(sent) is not None and _NEGATION.search(sent) is None:
+                if res.secret_ask.search(sent) is not None and res.negation.search(sent) is None:
                     found.add("phishing", _PAIRED)
                     return
 
