@@ -836,9 +836,12 @@ _FOR_MODEL = (
 _IN_SENTENCE = r"(?:[^.!?\n\x{3002}\x{FF01}\x{FF1F}]|[.!?]\S)*"  # "x.example" goes on
 # Phishing through the model: an order to tell the user something (`user-directed`) that sends
 # them to an address or a number and names what a phisher wants.
+# Not "log in" or "enter the code" alone: "tell the user to log in again at <the app>" and a
+# device login ("open <url> and enter the code") are how honest tools talk too.
 _PHISH_WORDS_P = (
-    r"passw|passcode|log ?in|sign.?in|credential|card|cvv|\bpin\b|otp|sms|\bcode\b|bank|iban|"
-    r"seed phrase|2fa|licen[cs]e key|pay|\b(?:eur|usd)\b|[$\x{20AC}]|install|download|run\b|"
+    r"passw|passcode|credential|card|cvv|\bpin\b|otp|sms|one-time|bank|iban|"
+    r"seed phrase|2fa|licen[cs]e key|pay|\b(?:eur|usd)\b|[$\x{20AC}]|install|download|"
+    r"as administrator|suspend|frozen|malware|virus|"
     r"\.exe\b|\.ps1\b|extension|passport|contrase|senha|mot de passe|identifiant|kennwort|"
     r"passwort|bankdaten|zugangsdaten|codice|credenziali|пароль|карт|密码|银行卡|账户|パスワード|"
     r"クレジットカード|カード|sifre"
@@ -899,6 +902,26 @@ class _SentenceRes:
     secret_ask: Any = field(default_factory=lambda: re2.compile(_SECRET_ASK_P))
     negation: Any = field(default_factory=lambda: re2.compile(_NEGATION_P))
     mention: Any = field(default_factory=lambda: re2.compile(_MENTION_P))
+    user_acts: Any = field(default_factory=lambda: re2.compile(_USER_ACTS_P))
+
+
+# "the user" doing something in an interface ("where the user can log in", "the user clicks
+# Save") is how documentation speaks of people, not how an order speaks of the model's user.
+_USER_ACTS_P = (
+    r"\bthe users? (?:can|could|may|might|will|would|must|should|cannot|can't|clicks?|"
+    r"enters?|types?|sees?|selects?|logs? in|signs? in|opens?|visits?|navigates?|scrolls?|"
+    r"submits?|has to log|needs to log|wants to log)\b"
+)
+
+
+def _for_model(res: _SentenceRes, sent: str) -> bool:
+    """Whether a sentence is written for the model (see `_FOR_MODEL`), not counting a user
+    who only acts in an interface."""
+    if res.for_model.search(sent) is None:
+        return False
+    if "the user" not in sent:
+        return True
+    return res.for_model.search(res.user_acts.sub(" ", sent)) is not None
 
 
 @functools.cache
@@ -1379,7 +1402,7 @@ class Scanner:
             hits = [self._english[i] for i in self._en_set.Match(fold) or ()]
             hits += [self._ml[i] for i in self._ml_set.Match(sent) or ()]
             goals = {r for r, w in hits if r in _GOALS and w >= 0.4}
-            if goals and res.for_model.search(sent) is not None:
+            if goals and _for_model(res, sent):
                 found.add("paired", _PAIRED)
                 return
             # "call X and include it in your answer", "for all future chats ... every answer":
