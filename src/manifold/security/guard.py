@@ -202,11 +202,13 @@ _IMPERATIVE = (
 # end, a quote or a bracket (a JSON string, a markdown comment, an HTML element).
 _SEG_START = r"(?:" + _LINE_START + r"|[.!?;>\"'(\[*]\s*)"
 # Names only a model answers to (a support chat's "Agent:" or "Assistant:" speaker is a person).
-_AI_NAME = (
+_AI_ONLY = (
     r"(?:ai|a\.i\.|llm|model|models|gpt|chatgpt|chatbot|copilot|claude|gemini|language model|"
-    r"ais|llms|agents|assistants|(?:ai|automated|llm|code|coding) (?:assistants?|agents?|"
-    r"helpers?|models?|systems?|readers?|summari[sz]ers?|tools?|bots?|reviewers?))"
+    r"ais|llms|(?:ai|automated|llm|code|coding) (?:assistants?|agents?|helpers?|models?|"
+    r"systems?|readers?|summari[sz]ers?|tools?|bots?|reviewers?))"
 )
+# ... and as a vocative, the plural "Agents:" / "Assistants:" (a chat has one speaker).
+_AI_NAME = r"(?:" + _AI_ONLY + r"|agents|assistants)"
 # Sending verbs and what is worth stealing, paired in one sentence with a destination.
 _SEND = (
     r"(?:send|forward|e-?mail|mail|upload|post|transmit|exfiltrate|leak|submit|deliver|"
@@ -369,8 +371,14 @@ _ENGLISH: list[tuple[str, float, str]] = [
     (
         "directive",
         0.7,
-        _I + _SEG_START + r"(?:[a-z]+ ){0,2}?(?:(?:for|to) (?:the |any |all |every |our |"
-        r"whatever )?" + _ADDRESSEE + r"|" + _ADDRESSEE + r" (?:reading|processing|"
+        _I + _SEG_START + r"(?:[a-z]+ ){0,2}?(?:(?:for|to) (?:(?:the |any |all |every |our |"
+        r"whatever )"
+        + _ADDRESSEE
+        + r"|"
+        + _AI_ONLY
+        + r")|"
+        + _ADDRESSEE
+        + r" (?:reading|processing|"
         r"summari[sz]ing|parsing|quoting|translating|answering|indexing|scanning|handling|"
         r"that reads?|who reads?|which reads?)\b[^:,\n]*|" + _ADDRESSEE + r" (?:instructions?|"
         r"notes?|notice|steps?|tasks?|directives?|orders?|action))\s*(?::|,|--|\x{2014}|\x{2013})"
@@ -403,7 +411,7 @@ _ENGLISH: list[tuple[str, float, str]] = [
     # The model made the doer by a causative ("have the assistant run ...").
     (
         "directive",
-        0.6,
+        0.45,  # medium: "ask the assistant to book a room" is an office's request too
         _I
         + r"\b(?:have|let|get|make|ask|tell|instruct) (?:the|your|any) "
         + _ADDRESSEE
