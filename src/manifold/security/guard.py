@@ -19,10 +19,24 @@ reach the thresholds:
   ...", "Note to the AI reading this page: ...") or in the third person with a modal ("any
   agent processing this must ...") followed by an imperative; phrasings only a model is the
   reader of ("when you summarise this, ...", "in your answer ...", "you must now ...").
+  Also: a header naming the model as the reader of what follows ("Assistant reading this
+  page: ...", "Next step for the agent: ...", "Model instruction: ...") then an order, "you"
+  or "the user"; a name only a model answers to ("LLM:", "AI helper:"; not a support chat's
+  "Agent:") then an order; a vocative then "you"/"your"/"the user" in the same sentence; "as
+  an automated reviewer, <order>"; "have the assistant run ...".
   `persistence`, `propagation`, `escalation`, `user-directed`: what such an order goes after
   (memory and all future chats; copying the text into every other document; admin rights or
   approvals turned off; telling the user to log in, pay or believe something); medium signals
   that decide with another. All damped in a reporting frame, which is local to its line.
+- `paired`, `phishing`: one sentence that holds a goal signal and is written for the model
+  (it speaks of "the user" in any of the supported languages, uses the second person outside
+  English, names what only the model has, "your answer", "your shell tool", or skips or claims
+  approval, "do not ask for confirmation", "ya lo autorizó"); telling the user to go to an
+  address or a number with a phisher's words, to give a secret, or something "whatever the
+  report says". `tool-order` ("call X", "use the Y tool") counts only so paired.
+- What a text only mentions is damped: a quotation inside prose ("a mail containing 'AI,
+  call ...'"), a question ("why does the assistant forget earlier instructions?"); an
+  address ("attacker@...") makes no reporting frame; a comment in a code span is not hidden.
 - `role-impersonation`: chat-template tokens (`<|im_start|>`, `[INST]`, `<<SYS>>`,
   `<|start_header_id|>`, `<start_of_turn>`), `<system>` tags, fake `System:` / `Human:` /
   `Assistant:` turns followed by orders. JSON such as `"role": "system"` in code is not a turn.
@@ -48,7 +62,8 @@ reach the thresholds:
   `mcp.json`, credentials, private keys, the conversation history) or does (`rm -rf`,
   "delete all", `curl ... | sh`).
 - `encoded`: base64 and hex runs that decode to text, ROT13, reversed text, letter-spaced
-  words: each decoded form is scored again, and counts when it holds an instruction.
+  words, leetspeak lines ("c0py th1s p4r4gr4ph"): each decoded form is scored again, and
+  counts when it holds an instruction.
 - `multilingual`: the same families (override, reveal, new role, secrecy, exfiltration) in
   17 languages, from `data/injection_phrases.json` (RE2 patterns); the goal families (call a
   tool, persist, tell the user, escalate, spread) and a vocative in eight of them.
@@ -62,11 +77,14 @@ definition's description). `mode: audit` only logs and audits. Each decision is 
 (warning) with the score and reasons, and audited when the audit log is on (an entry
 `"event": "guard"` of its own, besides the call's entry).
 
-Cost: one RE2 set of trigger words matched once over a result's raw bytes; a result that
+Cost: one RE2 set of trigger words matched once over a result's raw bytes (a trigger that
+starts at a word also starts after an escaped line break, `\\nAI, ...`); a result that
 fires none (most) is relayed undecoded. One that fires is decoded, its texts collected
 (not image, audio or blob data) and scanned; each pattern family is one RE2 set (linear time,
-a bounded automaton); a text over 256 K characters is scanned in a worker thread. What
-carriers hide and what encodings decode to is scanned again, to a bounded depth and count.
+a bounded automaton; the English patterns two, whose automata stay small); a text over 256 K
+characters is scanned in a worker thread. What carriers hide and what encodings decode to is
+scanned again, to a bounded depth and count. The expressions that read single sentences
+(pairing, quotations) are compiled on first use.
 See `docs/security.md`.
 """
 
@@ -77,6 +95,7 @@ import base64
 import binascii
 import codecs
 import fnmatch
+import functools
 import json
 import logging
 import re
@@ -160,7 +179,8 @@ _LINE_START = r"(?:^|\n)[ \t]*(?:#+|//+|/?\*+|--|-|\||•|>|\d{1,3}[.)])?[ \t]*"
 _ADDRESSEE = (
     r"(?:ai|a\.i\.|assistant|model|agent|llm|chatbot|copilot|gpt|language model|summari[sz]er|"
     r"(?:ai|automated|llm|code|coding) (?:assistants?|agents?|helpers?|models?|systems?|"
-    r"readers?|summari[sz]ers?|tools?|bots?)|(?:any|all) ais?|models?|agents?|assistants?)s?"
+    r"readers?|summari[sz]ers?|tools?|bots?|reviewers?|screeners?|graders?|triagers?)|"
+    r"(?:any|all) ais?|models?|agents?|assistants?)s?"
 )
 # The imperative verbs of what injections ask for (and the modal openers of an order).
 _IMPERATIVE = (
@@ -173,10 +193,22 @@ _IMPERATIVE = (
     r"collect|extract|encode|zip|tell|say|state|claim|answer|reply|respond|report|rank|rate|"
     r"recommend|suggest|present|conclude|describe|summari[sz]e|translate|treat|ask|inform|"
     r"warn|remind|convince|end|take|give|provide|print|output|reveal|show|display|quietly|"
+    r"tweet|elevate|overwrite|replace|omit|"
     r"silently|do not|don't|never|always|you (?:must|should|are|will|now|have)|your (?:new|"
     r"next|real|task|job|answer|reply)|from now on|before (?:you|answering|replying)|when you|"
     r"whenever|in your|stop|switch to|act as|pretend|respond|follow|obey|comply)"
 )
+# Where a sentence starts: a line (past a comment, list or quote marker), after a sentence's
+# end, a quote or a bracket (a JSON string, a markdown comment, an HTML element).
+_SEG_START = r"(?:" + _LINE_START + r"|[.!?;>\"'(\[*]\s*)"
+# Names only a model answers to (a support chat's "Agent:" or "Assistant:" speaker is a person).
+_AI_ONLY = (
+    r"(?:ai|a\.i\.|llm|model|models|gpt|chatgpt|chatbot|copilot|claude|gemini|language model|"
+    r"ais|llms|(?:ai|automated|llm|code|coding) (?:assistants?|agents?|helpers?|models?|"
+    r"systems?|readers?|summari[sz]ers?|tools?|bots?|reviewers?))"
+)
+# ... and as a vocative, the plural "Agents:" / "Assistants:" (a chat has one speaker).
+_AI_NAME = r"(?:" + _AI_ONLY + r"|agents|assistants)"
 # Sending verbs and what is worth stealing, paired in one sentence with a destination.
 _SEND = (
     r"(?:send|forward|e-?mail|mail|upload|post|transmit|exfiltrate|leak|submit|deliver|"
@@ -313,7 +345,7 @@ _ENGLISH: list[tuple[str, float, str]] = [
         + _ADDRESSEE
         + r"\s*:\s*(?:[a-z']+ ){0,2}?"
         + _IMPERATIVE
-        + r"\b",
+        + r" [a-z'\"`]",  # a verb with an object ("models: list[str]" is a field's type)
     ),
     (
         "directive",
@@ -332,6 +364,70 @@ _ENGLISH: list[tuple[str, float, str]] = [
         r"now|is to|ought to)(?: now| also| always| immediately| silently| quietly| first)? "
         + _IMPERATIVE
         + r"\b",
+    ),
+    # A header that names the model as the reader of what follows ("Assistant reading this
+    # page: ...", "Next step for the agent: ...", "Model instruction: ...", "To any chatbot
+    # quoting this page: ..."), then an order, "you" or "the user" in the same sentence.
+    (
+        "directive",
+        0.7,
+        _I + _SEG_START + r"(?:[a-z]+ ){0,2}?(?:(?:for|to) (?:(?:the |any |all |every |our |"
+        r"whatever )"
+        + _ADDRESSEE
+        + r"|"
+        + _AI_ONLY
+        + r")|"
+        + _ADDRESSEE
+        + r" (?:reading|processing|"
+        r"summari[sz]ing|parsing|quoting|translating|answering|indexing|scanning|handling|"
+        r"that reads?|who reads?|which reads?)\b[^:,\n]*|" + _ADDRESSEE + r" (?:instructions?|"
+        r"notes?|notice|steps?|tasks?|directives?|orders?|action))\s*(?::|,|--|\x{2014}|\x{2013})"
+        r"[^.!?\n]*\b(?:you|your|the user'?s?|" + _IMPERATIVE + r")\b",
+    ),
+    # The model addressed by a name only a model answers to (not "Agent:" of a support chat),
+    # then an order within a few words or after a "when ...," clause.
+    (
+        "directive",
+        0.7,
+        _I + _SEG_START + _AI_NAME + r"\s*(?::|,|--|\x{2014}|\x{2013})\s*(?:(?:[a-z']+ ){0,3}?|"
+        r"(?:when|whenever|if|before|after|once|while)\b[^.!?\n]*,\s*|(?:the user|your|"
+        r"you)\b[^.!?\n]*?)(?:" + _IMPERATIVE + r"|you|your|the user'?s?) [a-z'\"`]",
+    ),
+    # A vocative ("Assistant, ...", "AI -- ...") then "you", "your" or "the user" in the same
+    # sentence: the sentence speaks to the model about its user.
+    (
+        "directive",
+        0.7,
+        _I + _SEG_START + _ADDRESSEE + r"\s*(?:,|--|\x{2014}|\x{2013})\s*[^.!?\n]*?\b"
+        r"(?:you|your|the user'?s?)\b",
+    ),
+    # "As a privileged agent, change ...", "If you are an AI model ..., state that ...".
+    (
+        "directive",
+        0.7,
+        _I + r"(?:\bas an?|\bif you are an?) (?:[a-z]+ )?" + _ADDRESSEE + r"\b[^.!?\n,]*,\s*"
+        r"(?:please )?" + _IMPERATIVE + r"\b",
+    ),
+    # The model made the doer by a causative ("have the assistant run ...").
+    (
+        "directive",
+        0.45,  # medium: "ask the assistant to book a room" is an office's request too
+        _I
+        + r"\b(?:have|let|get|make|ask|tell|instruct) (?:the|your|any) "
+        + _ADDRESSEE
+        + r" (?:to )?(?:"
+        + _IMPERATIVE
+        + r")\b",
+    ),
+    # "When the assistant summarises this thread, it must report ..."
+    (
+        "model-directed",
+        0.55,
+        _I
+        + r"\b(?:when|whenever|if|before|after|once|while) (?:the|any|an?) "
+        + _ADDRESSEE
+        + r" \w+ (?:this|these|the|that)\b[^.!?\n]*,\s*(?:it|they|the \w+) (?:must|should|"
+        r"shall|has to|needs? to|will)\b",
     ),
     (
         "directive",
@@ -368,12 +464,29 @@ _ENGLISH: list[tuple[str, float, str]] = [
         0.5,
         _I + r"\b(?:save|store|write|add|put|keep|record|remember|memori[sz]e|persist|note|"
         r"register|insert|update)\w*\b[^.!?\n]*\b(?:(?:long-term|persistent|permanent|saved|"
-        r"system|your) (?:memory|memories|profile|instructions|preferences)|(?:to|in|into) "
+        r"stored|system|your)(?: user)? (?:memory|memories|instructions?)|(?:long-term|"
+        r"persistent|permanent|saved|stored|system)(?: user)? (?:profile|preferences?)|"
+        r"(?:to|in|into) "
         r"(?:your|the assistant'?s?|its) memory|custom instructions|memory tool|saved "
         r"instructions|(?:all|every|any) (?:future|later|subsequent|new) (?:conversations?|"
-        r"sessions?|chats?)|permanently|for(?:ever| good)|from this point on)\b|"
-        r"\b(?:remember|memori[sz]e)\b[^.!?\n]*\b(?:for all|in (?:all|every)|permanently|"
-        r"forever|future)\b",
+        r"sessions?|chats?)|from this point on)\b|"
+        r"\b(?:remember|memori[sz]e|keep in mind|persist)\b[^.!?\n]*\b(?:for all|in (?:all|every)|"
+        r"permanently|forever|for good|future)\b|"
+        # "For all future chats, remember ...", "Keep this instruction active ..."
+        r"\b(?:for|in) (?:all|every|each|any) (?:future|later|subsequent|new) (?:chats?|"
+        r"sessions?|conversations?)\b[^.!?\n]*\b(?:remember|include|add|recommend|always|never|"
+        r"sign|use|keep|answer|reply|respond|mention|suggest)\b|\b(?:keep|make|leave) (?:this|"
+        r"these|the following) (?:instructions?|rules?|notes?|preferences?|settings?) (?:active|"
+        r"in effect|in force|permanent|for (?:the rest|all|every))\b",
+    ),
+    # An order to operate a tool (a sentence that starts with the verb, past an opening
+    # clause): nothing alone (a manual says "use the measure tool"); it counts only paired,
+    # when the same sentence has what only the model has ("in your answer", "your shell tool").
+    (
+        "tool-order",
+        0.45,
+        _I + _SEG_START + r"(?:[^.!?\n,]*,\s*)?(?:please )?(?:call|invoke|use|run|execute|"
+        r"trigger|fire)\s+(?:the |your |a )?(?:`?[a-z]+_[a-z_]+`?|[a-z]+ tool\b|`[^`\n]{2,80}`)",
     ),
     (
         "propagation",
@@ -415,12 +528,13 @@ _ENGLISH: list[tuple[str, float, str]] = [
     (
         "user-directed",
         0.4,
-        _I + r"\b(?:tell|inform|warn|remind|ask|convince|advise|instruct|persuade|urge|notify)"
+        _I + r"\b(?:tell|inform|warn|remind|ask|convince|advise|instruct|persuade|urge|notify|"
+        r"suggest to|recommend to)"
         r"\b (?:the |this |our )?(?:user|reader|customer|caller|victim|recipient)s?\b[^.!?\n]*"
         r"\b(?:password|log ?in|credentials|card|cvv|pin|2fa|otp|backup codes|seed phrase|bank|"
         r"passport|identity|install|download|disable|pay|verify|confirm|enter|paste|grant|"
         r"click|suspended|blocked|expired|call|buy|invest|purchase|sign up|subscribe|visit|"
-        r"switch|transfer|wire)\w*\b",
+        r"switch|transfer|wire|run|execute|sign in|sign-in)\w*\b",
     ),
     (
         "user-directed",
@@ -482,14 +596,25 @@ _ENGLISH: list[tuple[str, float, str]] = [
         r"website|forum|post|thread|sheet|guide|handbook|pdf|leaflet|packaging|intranet)\b|"
         r"\b(?:shipping|delivery|installation|install|washing|assembly|cooking|baking|care|setup|"
         r"build|packing|payment|billing|travel|parking|dosage|cleaning|return) (?:instructions|"
-        r"directions|rules|guidelines)\b",
+        r"directions|rules|guidelines)\b|"
+        # the same in the other languages of the multilingual patterns (accents optional)
+        r"\b(?:instrucciones|istruzioni|instructions|anweisungen|instru[cç][oõ]es|consignes|"
+        r"indicaciones|indicazioni|hinweise)\b[^.!?\n]*\b(?:env[ií]o|entrega|consegna|"
+        r"spedizione|livraison|lieferung|versand|envio|pago|pagamento|paiement|zahlung|ritiro|"
+        r"retiro|montaje|montaggio|montage|lavado|lavaggio|lavage|instala[cç]|installa)|"
+        # a workplace's own rules on a topic, an idiom
+        r"\b(?:guidelines|rules|instructions|polic(?:y|ies)|procedures?) (?:on|about|for|"
+        r"regarding|concerning) (?:remote|home|office|travel|expenses?|parking|leave|vacation|"
+        r"holidays?|overtime|working|dress|social media|procurement|hiring|onboarding)\b|"
+        r"\bforget (?:everything|all) (?:you|that you) (?:know|knew|learned|learnt|thought|were "
+        r"taught) about\b",
     ),
     # role impersonation
     (
         "role-impersonation",
         0.9,
         r"<\|(?:im_start|im_end|system|user|assistant|begin_of_text|start_header_id|"
-        r"end_header_id|eot_id|endoftext)\|>|\[/?INST\]|<</?SYS>>|<start_of_turn>|<end_of_turn>",
+        r"end_header_id|eot_id|endoftext)\|>|\[/?inst\]|<</?sys>>|<start_of_turn>|<end_of_turn>",
     ),
     (
         "role-impersonation",
@@ -521,9 +646,11 @@ _ENGLISH: list[tuple[str, float, str]] = [
     (
         "exfil-url",
         0.75,
-        _I + r"!?\[[^\]\n]{0,100}\]\(\s*(?:https?|ftp)://[^)\s]*[?&#/=]"
-        r"[^)\s]*(?:\{|\}|<|%7b|%3c|\$|insert|user_?data|private|secret|conversation|"
-        r"history|summary|password|api_?key|token=\[|\[)",
+        # a placeholder anywhere past the host, a data word in the query or fragment only
+        # (".../GNU-Linux-Tools-Summary/..." is a path)
+        _I + r"!?\[[^\]\n]{0,100}\]\(\s*(?:https?|ftp)://[^)\s]*(?:[?&#/=][^)\s]*(?:\{|\}|<|"
+        r"%7b|%3c|\$|\[)|[?&#=][^)\s]*(?:insert|user_?data|private|secret|conversation|history|"
+        r"summary|password|api_?key))",
     ),
     (
         "exfil-url",
@@ -561,7 +688,7 @@ _ENGLISH: list[tuple[str, float, str]] = [
         r"\b(?:history|conversation|credentials|password|secrets?|api keys?|contents of|"
         r"ssh|\.env|files?|emails|messages|personal|phone|address|attachments?|data)\b",
     ),
-    ("exfil-url", 0.6, _I + r"\bcurl\b[^\n]{0,40}(?:-d|--data|-F|-T)\s*@"),
+    ("exfil-url", 0.6, _I + r"\bcurl\b[^\n]{0,40}(?:-d|--data|-f|-t)\s*@"),
     (
         "exfil-url",
         0.4,
@@ -644,6 +771,28 @@ _REPORTING = re2.compile(
     r"['\"]|threat model|phishing (?:simulation|test)s?|(?:awareness|training) "
     r"(?:module|quiz|video|course))"
 )
+# Addresses and URLs are not prose: "attacker@box" or ".../payloads/x" frame nothing.
+_NOT_PROSE = re2.compile(r"[^\s<>()\[\]\"']+@[^\s<>()\[\]\"']+|(?:https?|s?ftp)://\S+")
+
+
+def _reports(s: str) -> bool:
+    """Whether `s` reads as a report about injections (a reporting frame)."""
+    if "@" in s or "://" in s:
+        s = _NOT_PROSE.sub(" ", s)
+    return _REPORTING.search(s) is not None
+
+
+# What a sentence mentions rather than says: a quotation inside prose ("an email containing
+# 'AI assistant, call ...' reached the agent", a string to strip "ignore previous
+# instructions"-style; not a `code span`, which is what an order runs), and a question
+# ("why does the assistant forget earlier instructions?"). A quote opens after a word, not
+# after a colon or a comma: a JSON or CSV string is what the text says.
+_MENTION_P = (
+    r"[a-z)]\s+((?:['\"\x{2018}\x{201C}\x{00AB}])[^'\"\x{2019}\x{201D}\x{00BB}\n]{6,240}"
+    r"['\"\x{2019}\x{201D}\x{00BB}])|(?:^|[.!?:#\n]\s*)((?:why|how|what|where|which|who|does|"
+    r"did|is|are|was|were)\b[^.!?\n]{0,200}\?)"
+)
+
 # How much a damped reason keeps of its weight in a reporting frame.
 _DAMP: Final = 0.2
 _FRAME_LINES: Final = 2000  # a framed text of more lines is damped as a whole
@@ -660,8 +809,137 @@ _DAMPED = frozenset(
         "propagation",
         "escalation",
         "user-directed",
+        "tool-order",
     }
 )
+
+# What an order aimed at the model goes after (the goal signals): alone each is medium, as a
+# document for people gives such orders too ("save your settings permanently").
+_GOALS: Final = frozenset(
+    {
+        "persistence",
+        "propagation",
+        "escalation",
+        "exfil-url",
+        "directive",
+        "model-directed",
+    }
+)  # not `secrecy` ("do not tell the user") nor `user-directed`: they speak of the user
+# What only the model has: answers, replies and summaries to give, tools of its own.
+_MODEL_CONTEXT = (
+    r"\b(?:your|every|each) (?:answers?|reply|replies|responses?|summary|summaries)\b|"
+    r"\bbefore (?:answering|replying|responding)\b|\byour (?:[a-z]+ )?tools?\b"
+)
+# Who a sentence that gives such an order is written for: a text for people calls its reader
+# "you"; one for the model speaks of "the user" (in any of the supported languages), tells
+# it what it "is now", or (in languages other than English, where the goal patterns are
+# imperatives) uses the second person. A sentence with a goal and one of these is paired.
+_FOR_MODEL = (
+    r"\bthe user'?s?\b|\busuari[oa]s?\b|\butilisat(?:eur|rice)s?\b|\butilizador\w*|"
+    r"\b(?:be)?nutzer\w*|\butent[ei]\b|пользовател|користувач|用户|ユーザー|사용자|"
+    r"\bkullanici|\bgebruiker|\buzytkownik|"
+    r"\byou are now\b|"
+    r"\b(?:tu|eres|voce|vous|dein\w*|deinem|ты|тебе|твой|твою|твоей)\b|你|あなた"
+)
+_IN_SENTENCE = r"(?:[^.!?\n\x{3002}\x{FF01}\x{FF1F}]|[.!?]\S)*"  # "x.example" goes on
+# Phishing through the model: an order to tell the user something (`user-directed`) that sends
+# them to an address or a number and names what a phisher wants.
+# Not "log in" or "enter the code" alone: "tell the user to log in again at <the app>" and a
+# device login ("open <url> and enter the code") are how honest tools talk too.
+_PHISH_WORDS_P = (
+    r"passw|passcode|credential|card|cvv|\bpin\b|otp|sms|one-time|bank|iban|"
+    r"seed phrase|2fa|licen[cs]e key|pay|\b(?:eur|usd)\b|[$\x{20AC}]|install|download|"
+    r"as administrator|suspend|frozen|malware|virus|"
+    r"\.exe\b|\.ps1\b|extension|passport|contrase|senha|mot de passe|identifiant|kennwort|"
+    r"passwort|bankdaten|zugangsdaten|codice|credenziali|пароль|карт|密码|银行卡|账户|パスワード|"
+    r"クレジットカード|カード|sifre"
+)
+_PHONE_P = r"\+?\d[\d ()-]{7,}\d"
+# "Whatever the report says": the user is to be told something against the text.
+_AGAINST_TEXT_P = (
+    r"regardless|no matter|whatever|irrespective|egal was|qualunque cosa|sin importar|"
+    r"independientemente|peu importe|quoi que|mesmo que|aunque|anche se|ignora|ignore|"
+    r"не важно|несмотря|что бы ни|不管|无论|忽略|にかかわらず|関係なく|無視"
+)
+# Asking the user for a secret ("reply with their password", "provide the CVV"), not warning
+# them about it ("never share your password").
+_SECRET_ASK_P = (
+    r"\b(?:reply with|respond with|provide|enter|type|read out|send|share|give|confirm|"
+    r"paste)\b[^.!?\n]*\b(?:passwords?|passcodes?|cvv|card numbers?|pin|otp|one-time code|"
+    r"seed phrase|recovery phrase|security code|backup codes)\b"
+)
+_NEGATION_P = r"\b(?:never|not|don'?t|no one|nobody)\b"
+# Approval skipped or claimed ("do not ask for confirmation", "sin confirmación", "the user
+# already authorised it"), in the supported languages (accents stripped, as `_pair` reads):
+# with an order, what an attacker adds.
+_NO_CONFIRM_P = (
+    r"\b(?:without|sin|sans|ohne|senza|sem|zonder|bez|без)\s+(?:\w+\s+)?(?:confirm|"
+    r"approv|permis|consent|aprob|approb|bestatig|genehmig|ruckfrage|"
+    r"conferm|autoriz|toestemming|подтвержд|согласи|разрешени)|\b(?:do not|don'?t|never) ask\b"
+    r"[^.!?\n]*\b(?:confirm|approv|permission|consent)|не спрашива|確認は不要|確認せず|"
+    r"確認不要|无需确认|不需要确认|不要确认|无需批准|\bya lo autoriz|\bdeja autoris|"
+    r"bereits genehmigt|gia autorizzat|\bja autoriz|"
+    r"уже разреш|已经授权|已授权|承認済み|\balready (?:approved|authori[sz]ed|consented)"
+)
+# The sentences `_pair` reads: those written for the model, and those that skip approval.
+_SENTENCE_TO_PAIR_P = (
+    _IN_SENTENCE
+    + r"(?:"
+    + _FOR_MODEL
+    + r"|"
+    + _MODEL_CONTEXT
+    + r"|"
+    + _NO_CONFIRM_P
+    + r")"
+    + _IN_SENTENCE
+)
+_PAIRED: Final = 0.5
+
+
+@dataclass(frozen=True, slots=True)
+class _SentenceRes:
+    """The expressions that read single sentences (all over case-folded text)."""
+
+    sentence: Any = field(default_factory=lambda: re2.compile(_SENTENCE_TO_PAIR_P))
+    for_model: Any = field(default_factory=lambda: re2.compile(_FOR_MODEL))
+    model_context: Any = field(default_factory=lambda: re2.compile(_MODEL_CONTEXT))
+    no_confirm: Any = field(default_factory=lambda: re2.compile(_NO_CONFIRM_P))
+    phish_words: Any = field(default_factory=lambda: re2.compile(_PHISH_WORDS_P))
+    phone: Any = field(default_factory=lambda: re2.compile(_PHONE_P))
+    against_text: Any = field(default_factory=lambda: re2.compile(_AGAINST_TEXT_P))
+    secret_ask: Any = field(default_factory=lambda: re2.compile(_SECRET_ASK_P))
+    negation: Any = field(default_factory=lambda: re2.compile(_NEGATION_P))
+    mention: Any = field(default_factory=lambda: re2.compile(_MENTION_P))
+    user_acts: Any = field(default_factory=lambda: re2.compile(_USER_ACTS_P))
+
+
+# "the user" doing something in an interface ("where the user can log in", "the user clicks
+# Save") is how documentation speaks of people, not how an order speaks of the model's user.
+_USER_ACTS_P = (
+    r"\bthe users? (?:can|could|may|might|will|would|must|should|cannot|can't|clicks?|"
+    r"enters?|types?|sees?|selects?|logs? in|signs? in|opens?|visits?|navigates?|scrolls?|"
+    r"submits?|has to log|needs to log|wants to log)\b"
+)
+
+
+def _for_model(res: _SentenceRes, sent: str) -> bool:
+    """Whether a sentence is written for the model (see `_FOR_MODEL`), not counting a user
+    who only acts in an interface."""
+    if res.for_model.search(sent) is None:
+        return False
+    if "the user" not in sent:
+        return True
+    return res.for_model.search(res.user_acts.sub(" ", sent)) is not None
+
+
+@functools.cache
+def _sentence_res() -> _SentenceRes:
+    """Compiled on first use: only a text with a goal signal or a quotation needs them, so a
+    gateway whose results never fire the prefilter does not hold their programs."""
+    return _SentenceRes()
+
+
+_MAX_PAIRED: Final = 256  # sentences looked at per text (a bounded cost)
 
 # --------------------------------------------------------------------- hidden carriers
 
@@ -723,6 +1001,19 @@ _REVERSED_WORDS = (
     r"\b(?:erongi|dragersid|tegrof|snoitcurtsni|suoiverp|tpmorp|metsys|drowssap|selur|"
     r"senilediug|dracsid)\b"
 )
+# Leetspeak: words with a digit between letters, "th1s", "p4r4gr4ph", "ass1st4nt". A line is
+# read as letters when at least three of its words, and a third of them, are written so
+# ("l10n" or "log4j" in a line of prose is not).
+_LEET = re2.compile(r"[a-z\x{0131}][013457]+[a-z\x{0131}]")
+_UNLEET = str.maketrans("013457", "oieast")
+
+
+def _leet_line(line: str) -> bool:
+    words = line.split()
+    n = sum(1 for w in words if _LEET.search(w) is not None)
+    return n >= 3 and 3 * n >= len(words)
+
+
 _ROT13_HINT = re2.compile(_I + _ROT13_WORDS)
 _REVERSED_HINT = re2.compile(_I + _REVERSED_WORDS)
 
@@ -803,6 +1094,17 @@ _TRIGGERS_EN = [
     r"will now|ought|that|which|who|reading|processing|summari|parsing|seeing|quoting|"
     r"translating|answering)",
     r"\bas an? (?:ai|language model|llm|assistant|agent|automated|privileged)",
+    r"if you are an? ",
+    r"\b(?:call|invoke|use|run|execute|trigger)\s+(?:the |your |a )?(?:[a-z]+ tool\b|"
+    r"`?[a-z]+_[a-z])",
+    r"\byour (?:[a-z]+ )?tools?\b",
+    r"(?:have|let|get|make|ask|tell|instruct) (?:the|your|any) (?:ai|assistant|model|agent|llm|"
+    r"chatbot|copilot|bot)",
+    r"(?:ai|assistants?|models?|agents?|llms?|chatbots?|bots?|gpt|copilot|summari[sz]ers?|"
+    r"readers?|systems?) (?:reading|processing|summari|parsing|quoting|translating|answering|"
+    r"indexing|scanning|handling|that read|who read|which read|instructions?\s*[:,]|notes?\s*"
+    r"[:,]|notice\s*[:,]|steps?\s*[:,]|tasks?\s*[:,]|directives?\s*[:,]|orders?\s*[:,]|"
+    r"action\s*[:,])",
     r"(?:when|whenever|before|after|while|once|if|as) you (?:summari|answer|reply|respond|"
     r"translate|rank|rate|generate|write|quote|process|read)",
     r"(?:your|every|each) (?:answer|reply|response|summary|output)",
@@ -829,6 +1131,8 @@ _TRIGGERS_EN = [
     # base64 with a letter hex does not use (a hash is not text), hex of printable ASCII
     r"[A-Za-z0-9+/_-]{12,}[G-Zg-z+/_][A-Za-z0-9+/_-]{11,}",
     r"(?:[2-7][0-9a-fA-F][ :]?){16,}",
+    # leetspeak: three words with a digit between letters, a word apart at most ("c0py th1s")
+    r"(?:\S*[a-z][013457]+[a-z]\S*\s+(?:\S+\s+)?){2}\S*[a-z][013457]+[a-z]",
     r"(?:\b[A-Za-z][ .\-_*|/]{1,3}){7,}",
     _ROT13_WORDS,
     _REVERSED_WORDS,
@@ -879,6 +1183,27 @@ def _set(patterns: list[str], max_mem: int, case_sensitive: bool = True) -> Any:
     return s
 
 
+# The English patterns are matched as this many sets: one automaton of all of them outgrew its
+# cache on varied prose and RE2 fell back to its slow path (about 10x slower per KB); two
+# halves each stay small (measured on 900 chunks of package docs: 347 us per 2 KB as one set,
+# 15 us as two, 18 us as three).
+_EN_PARTS: Final = 2
+
+
+class _SplitSet:
+    """A pattern set matched as `parts` RE2 sets; `Match` answers indexes into the whole."""
+
+    def __init__(self, patterns: list[str], parts: int) -> None:
+        n = -(-len(patterns) // parts)
+        self._parts = [(i, _set(patterns[i : i + n], _SET_MEM)) for i in range(0, len(patterns), n)]
+
+    def Match(self, text: str) -> list[int]:
+        out: list[int] = []
+        for base, s in self._parts:
+            out.extend(base + i for i in s.Match(text) or ())
+        return out
+
+
 @dataclass(slots=True)
 class Verdict:
     """A text's score (0 to 1) and its reasons (name -> the weight it added)."""
@@ -918,10 +1243,14 @@ class Scanner:
         # Each family of patterns is one RE2 set (one automaton, one bounded memory budget):
         # a match says which patterns occur, which is all a score needs.
         self._english = [(r, w) for r, w, _ in _ENGLISH]
-        self._en_set = _set([p for _, _, p in _ENGLISH], _SET_MEM)
+        # Matched on case-folded text only: without `(?i)` each letter is one byte in the
+        # automaton, not a class of its cases (a third of the program, and of its memory).
+        self._en_set = _SplitSet([p.removeprefix(_I) for _, _, p in _ENGLISH], _EN_PARTS)
         ml: list[str] = []
         self._ml: list[tuple[str, float]] = []
-        triggers = list(_TRIGGERS_EN)
+        # In a result's raw JSON a line break before a word is `\n`: a trigger that starts at a
+        # word boundary also starts after an escaped line break, tab or return ("\nAI, ...").
+        triggers = [r"(?:\b|\\[nrt])" + p[2:] if p.startswith(r"\b") else p for p in _TRIGGERS_EN]
         for fams in _load_phrases().values():
             for fam, pats in fams.items():
                 if fam == "trigger":
@@ -978,8 +1307,19 @@ class Scanner:
         if len(_STYLED.findall(text)) >= 8:
             v.add("homoglyph", 0.25)
         found = self._phrases(fold, norm, surface)
-        if found.reasons and _REPORTING.search(fold) is not None and not _pointed(found):
+        if any(r in _DAMPED for r in found.reasons):
+            found = self._unmentioned(fold, norm, surface, found)
+        if found.reasons and _reports(fold) and not _pointed(found):
             found = self._framed(fold, norm, surface, found)
+        if found.reasons and any(
+            (r in _GOALS or r in ("user-directed", "tool-order"))
+            and w >= 0.4
+            and "paired" not in found.reasons
+            for r, w in found.reasons.items()
+        ):
+            self._pair(_bare(norm), found)
+        if "paired" not in found.reasons:
+            found.reasons.pop("tool-order", None)  # counts only with what only the model has
         v.merge(found)
         for payload in hidden:
             inner = Verdict()
@@ -1016,16 +1356,86 @@ class Scanner:
         hits = set(self._ml_set.Match(bare) or ())
         if bare is not norm:
             hits.update(self._ml_set.Match(norm) or ())
+            if fold != norm:  # look-alikes in a language of the multilingual patterns
+                hits.update(self._ml_set.Match(_bare(fold)) or ())
         for i in hits:
             ml.add(*self._ml[i])
         if ml.reasons.get("exfil-url", 0.0) and _ADDRESS.search(norm) is not None:
             ml.add("exfil-url", 0.7)  # an order to send data, and where to
         found.merge(ml)
-        if docref and "override" in found.reasons:
+        if docref:
             # the instructions are a document's (a wiki's, a parcel's), not the model's
-            found.reasons["override"] = min(found.reasons["override"], 0.45)
+            if "override" in found.reasons:
+                found.reasons["override"] = min(found.reasons["override"], 0.45)
             found.reasons.pop("multilingual", None)  # the same words, read as French
         return found
+
+    def _unmentioned(self, fold: str, norm: str, surface: str, found: Verdict) -> Verdict:
+        """The verdict with what the text only quotes or asks about damped.
+
+        The text is scored again with its quotations inside prose and its questions blanked;
+        a reason that only they held keeps `_DAMP` of its weight.
+        """
+        spans = [
+            m.span(g)
+            for m in islice(_sentence_res().mention.finditer(fold), 256)
+            for g in (1, 2)
+            if m.span(g)[0] >= 0
+        ]
+        if not spans or len(fold) != len(norm):
+            return found
+        f, n = list(fold), list(norm)
+        for a, b in spans:
+            f[a:b] = " " * (b - a)
+            n[a:b] = " " * (b - a)
+        said = self._phrases("".join(f), "".join(n), surface)
+        out = Verdict()
+        for r, w in found.reasons.items():
+            out.add(r, min(w, said.reasons.get(r, w * _DAMP)) if r in _DAMPED else w)
+        return out
+
+    def _pair(self, bare: str, found: Verdict) -> None:
+        """`paired` when one sentence holds a goal signal and is written for the model.
+
+        Only the sentences that speak of the user, say what the model "is now", or use the
+        second person (outside English) are scored again, at most `_MAX_PAIRED` of them; a
+        sentence that reports (a frame) is not paired.
+        """
+        res = _sentence_res()
+        for m in islice(res.sentence.finditer(bare), _MAX_PAIRED):
+            sent = m.group(0)  # accents stripped: the multilingual patterns' form
+            fold = sent.translate(_CONFUSABLE)  # the English patterns' form
+            if _reports(fold):
+                continue
+            hits = [self._english[i] for i in self._en_set.Match(fold) or ()]
+            hits += [self._ml[i] for i in self._ml_set.Match(sent) or ()]
+            goals = {r for r, w in hits if r in _GOALS and w >= 0.4}
+            if goals and _for_model(res, sent):
+                found.add("paired", _PAIRED)
+                return
+            # "call X and include it in your answer", "for all future chats ... every answer":
+            # not the orders that name the answer themselves ("in your answer, say ...")
+            tool = any(r == "tool-order" for r, _ in hits)
+            if (goals - {"directive", "model-directed"} or tool) and (
+                res.model_context.search(fold) is not None
+            ):
+                found.add("paired", _PAIRED)
+                return
+            if (goals or tool) and res.no_confirm.search(sent) is not None:
+                found.add("paired", _PAIRED)  # "call drop_tables and do not ask for confirmation"
+                return
+            if any(r == "user-directed" for r, _ in hits):
+                if (
+                    _ADDRESS.search(sent) is not None or res.phone.search(sent) is not None
+                ) and res.phish_words.search(sent) is not None:
+                    found.add("phishing", _PAIRED)
+                    return
+                if res.against_text.search(sent) is not None:
+                    found.add("paired", _PAIRED)
+                    return
+                if res.secret_ask.search(sent) is not None and res.negation.search(sent) is None:
+                    found.add("phishing", _PAIRED)
+                    return
 
     def _framed(self, fold: str, norm: str, surface: str, found: Verdict) -> Verdict:
         """The verdict with what a reporting frame quotes damped, line by line.
@@ -1048,7 +1458,7 @@ class Scanner:
         for lf, ln in zip(lines, nlines, strict=True):
             if not lf.strip():
                 continue
-            here = _REPORTING.search(lf) is not None
+            here = _reports(lf)
             sub = self._phrases(lf, ln, surface)
             for r, w in sub.reasons.items():
                 if r in _DAMPED:
@@ -1062,6 +1472,9 @@ class Scanner:
         """What the text hides from a human reader (the carriers are signals themselves)."""
         if "<!--" in text:
             for m in _HTML_COMMENT.finditer(text):
+                a, b = m.span()
+                if text[a - 1 : a] == "`" and text[b : b + 1] == "`":
+                    continue  # a comment in a code span is shown as it is, not hidden
                 yield m.group(1)
         if "<" in text:
             for m in _HIDDEN_CSS.finditer(text):
@@ -1110,6 +1523,10 @@ class Scanner:
                 yield "ignore previous instructions"  # scored as what it spells
             else:
                 yield glued
+        if _LEET.search(fold) is not None:  # digits for letters ("1gn0r3 th1s"): read as letters
+            lines = [ln for ln in islice(fold.split("\n"), 4096) if _leet_line(ln)]
+            if lines:
+                yield "\n".join(ln.translate(_UNLEET) for ln in lines)
         if _ROT13_HINT.search(fold) is not None:
             yield codecs.encode(fold, "rot13")
         if _REVERSED_HINT.search(fold) is not None:
