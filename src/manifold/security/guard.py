@@ -114,7 +114,7 @@ _THREAD_CHARS: Final = 256 * 1024  # a result text longer than this is scored in
 # The protocol's own `_meta` key on every modern-era result: `modelcontextprotocol/serverInfo`
 # fires the base64 trigger. With the quote before it and the colon after it, these bytes can
 # only be (the end of) an object key, and keys are never scored; so the prefilter is run again
-# with them neutralised (same length), see `_prefiltered`.
+# with them neutralised (same length), see `prefiltered`.
 _PROTOCOL_KEY: Final = b'"io.modelcontextprotocol/serverInfo":'
 _PROTOCOL_KEY_NEUTRAL: Final = b'"io.modelcontextprotocol.serverInfo":'
 # A JSON `\n` escape, and what the prefilter reads instead: a line break (same length).
@@ -750,7 +750,7 @@ _REVERSED_HINT = re2.compile(_I + _REVERSED_WORDS)
 
 # The base64 trigger: a run of 24 base64 characters with a letter hex does not use (or + / _),
 # at least 12 into it and 11 before its end. The set holds the run alone and the letter is
-# checked after a match (`_b64_run`): with the letter in the pattern, the set's automaton
+# checked after a match (`b64_run`): with the letter in the pattern, the set's automaton
 # tracked every letter of a run and ran out of room on random tokens (300 KB: 1 s, now 2 ms).
 _B64_RUN_TRIGGER: Final = r"[A-Za-z0-9+/_-]{24,}"
 _B64_RUN: Final = re.compile(rb"[A-Za-z0-9+/_-]{24,}")
@@ -759,7 +759,7 @@ _NOT_LETTER: Final = b"0123456789abcdefABCDEF-"  # in a run, but not such a lett
 _NO_HEX: Final = {c: None for c in _NOT_LETTER}
 
 
-def _b64_run(raw: bytes | memoryview | str) -> bool:
+def b64_run(raw: bytes | memoryview | str) -> bool:
     """Whether `raw` holds a base64 run the base64 trigger stands for (see above)."""
     if isinstance(raw, str):
         return any(m.group()[12:-11].translate(_NO_HEX) for m in _B64_RUN_TEXT.finditer(raw))
@@ -969,7 +969,8 @@ class Scanner:
                 ml.extend(pats)
         self._ml_set = _set(ml, _SET_MEM)
         self._set = _set(triggers, _SET_MEM, case_sensitive=False)
-        self._run_id = triggers.index(_B64_RUN_TRIGGER)
+        self.run_id = triggers.index(_B64_RUN_TRIGGER)
+        self.triggers = tuple(triggers)  # for a set shared with redaction (security/fused.py)
 
     # ------------------------------------------------------------- prefilter
 
@@ -979,12 +980,12 @@ class Scanner:
         fn: Callable[[bytes | memoryview], Any] = (
             inner.Match if inner is not None and callable(inner.Match) else self._set.Match
         )
-        run = self._run_id
+        run = self.run_id
 
         def match(raw: bytes | memoryview) -> Any:
             ids = fn(raw)
-            if len(ids) == 1 and ids[0] == run and not _b64_run(raw):
-                return []  # a base64-like run only, and it is not one (see `_b64_run`)
+            if len(ids) == 1 and ids[0] == run and not b64_run(raw):
+                return []  # a base64-like run only, and it is not one (see `b64_run`)
             return ids
 
         return match
@@ -992,7 +993,7 @@ class Scanner:
     def suspicious(self, raw: bytes | memoryview | str) -> bool:
         """Whether `raw` holds anything the signals start from (most results do not)."""
         ids = self._set.Match(raw)
-        return bool(ids) and (len(ids) > 1 or ids[0] != self._run_id or _b64_run(raw))
+        return bool(ids) and (len(ids) > 1 or ids[0] != self.run_id or b64_run(raw))
 
     # ------------------------------------------------------------- scoring
 
@@ -1217,7 +1218,7 @@ def _hextext(run: str) -> str | None:
     return s if _printable(s) else None
 
 
-def _prefiltered(raw: Any) -> bytes:
+def prefiltered(raw: Any) -> bytes:
     """A result's bytes as the prefilter reads them (same length, so offsets hold):
 
     - the protocol's `_meta` key (`_PROTOCOL_KEY`) neutralised: it fires the base64 trigger,
@@ -1333,12 +1334,29 @@ class Guard:
         if _ASCII_ESCAPE.search(raw) is None:
             return False
         try:
-            return bool(self._match(_prefiltered(orjson.dumps(rpc.load_raw(raw)))))
+            return bool(self._match(prefiltered(orjson.dumps(rpc.load_raw(raw)))))
         except (orjson.JSONDecodeError, orjson.JSONEncodeError):  # too deep: the raw check only
             return False
 
     async def call(self, ctx: CallContext, call_next: CallNext) -> rpc.Incoming:
-        res = await call_next(ctx)
+        return await self.after(ctx, await call_next(ctx))
+
+    def reads(self, ctx: CallContext, res: rpc.Incoming) -> bool:
+        """Whether `after` looks at this answer's result with the prefilter (one not longer
+        than `max_scan_chars`), so a caller may match the prefilter for it (`fired`)."""
+        raw = res.result
+        return (
+            ctx.method in self._methods
+            and res.error is None
+            and 0 < len(raw) <= self.scanner.max_scan_chars
+        )
+
+    async def after(
+        self, ctx: CallContext, res: rpc.Incoming, fired: tuple[bytes, bool] | None = None
+    ) -> rpc.Incoming:
+        """The answer as the guard lets it through. `fired`: the prefilter's bytes of the
+        result (`prefiltered`) and whether it fired on them, when the caller matched it (one
+        set shared with redaction, `security/fused.py`); else it is matched here."""
         if ctx.method not in self._methods or res.error is not None:
             return res
         raw = res.result
@@ -1346,11 +1364,15 @@ class Guard:
             return res
         if len(raw) > self.scanner.max_scan_chars:
             return await self._large(ctx, res, raw)
-        # The prefilter (over the bytes as `_prefiltered` gives them): most results end here,
+        # The prefilter (over the bytes as `prefiltered` gives them): most results end here,
         # unless the JSON spells text with escapes (`\u0049gnore`), which the model reads
         # decoded: then it runs again over the strings.
-        b = _prefiltered(raw)
-        if not self._match(b) and not (b"\\" in b and self._escaped_match(raw)):  # `in`: memchr
+        if fired is None:
+            b = prefiltered(raw)
+            hit = bool(self._match(b))
+        else:
+            b, hit = fired
+        if not hit and not (b"\\" in b and self._escaped_match(raw)):  # `in`: memchr
             return res
         upstream = ctx.route.upstream
         if upstream == _GATEWAY or (self._trusted and self.trusted(upstream)):
@@ -1408,9 +1430,9 @@ class Guard:
         weak = self._weak
 
         def fired(a: int, z: int) -> Any:
-            # Each window as `_prefiltered` reads it (copied only when that changes it).
+            # Each window as `prefiltered` reads it (copied only when that changes it).
             esc = b.find(b"\\", a, z) >= 0
-            ids = match(_prefiltered(view[a:z]) if esc or b.find(b'"io.', a, z) >= 0 else view[a:z])
+            ids = match(prefiltered(view[a:z]) if esc or b.find(b'"io.', a, z) >= 0 else view[a:z])
             if not ids and esc and _ASCII_ESCAPE.search(view[a:z]):
                 ids = match(_json_text(view[a:z]).encode("utf-8", "surrogatepass"))
             return ids
@@ -1612,4 +1634,14 @@ def build(gw: GuardHost) -> Guard | None:
     return cls(cfg)
 
 
-__all__ = ["MECHANISM", "Guard", "GuardWithRequests", "Scanner", "Verdict", "build", "texts_of"]
+__all__ = [
+    "MECHANISM",
+    "Guard",
+    "GuardWithRequests",
+    "Scanner",
+    "Verdict",
+    "b64_run",
+    "build",
+    "prefiltered",
+    "texts_of",
+]

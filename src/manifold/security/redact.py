@@ -37,7 +37,7 @@ import logging
 import re
 import urllib.parse
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -290,10 +290,11 @@ class Redactor:
         self.keyed = "secret-assignment" not in off
         self.counts: Counter[str] = Counter()
         self._set: Any = None
+        self.triggers = tuple(relax(t) for t in triggers)  # as the set holds them
         if triggers:
             s = re2.Set.SearchSet(re2.Options())
-            for t in triggers:
-                s.Add(relax(t))
+            for t in self.triggers:
+                s.Add(t)
             s.Compile()
             self._set = s._set  # the C++ set itself (its Python wrapper costs a call a match)
 
@@ -446,9 +447,14 @@ class Redactor:
             return out if changed else v
         return v
 
-    def raw_result(self, raw: bytes | msgspec.Raw) -> bytes | None:
-        """A result's bytes redacted, or None when nothing in it is a secret."""
-        rules = self.fired(raw)  # RE2 reads the buffer as it is
+    def raw_result(
+        self, raw: bytes | msgspec.Raw, fired: Sequence[int] | None = None
+    ) -> bytes | None:
+        """A result's bytes redacted, or None when nothing in it is a secret. `fired`: the
+        indices of the triggers that fired on it, when the caller matched them (a set shared
+        with the guard, `security/fused.py`); else the set is matched here."""
+        # RE2 reads the buffer as it is
+        rules = self.fired(raw) if fired is None else [self._rule(i) for i in sorted(fired)]
         if not rules:
             # A secret spelt with JSON escapes (`\u0041KIA...`, `\/`) fires no trigger in the
             # bytes, but the client reads the secret itself: decode such a result and walk it.
@@ -515,9 +521,13 @@ class Redaction:
 
     def __init__(self, cfg: RedactionConfig) -> None:
         self.r = Redactor(cfg)
+        self.user_rules = bool(cfg.rules)
         # A check that runs first in this step (argument validation, when it sits right
         # before redaction: one call step for both, see `manifold.addons`).
         self.pre_call: Callable[[CallContext], None] | None = None
+        # What handles the answer instead of `answer` (the guard's step fused into this one,
+        # `security/fused.py`: it calls `answer` itself, then the guard).
+        self.on_answer: Callable[[CallContext, rpc.Incoming], Awaitable[rpc.Incoming]] | None = None
 
     @property
     def counts(self) -> Counter[str]:
@@ -537,6 +547,14 @@ class Redaction:
                     log.debug("redacted secrets in the arguments of %s", ctx.exposed)
                     ctx.params = {**ctx.params, "arguments": new}
         res = await call_next(ctx)
+        if self.on_answer is not None:
+            return await self.on_answer(ctx, res)
+        return self.answer(ctx, res)
+
+    def answer(
+        self, ctx: CallContext, res: rpc.Incoming, fired: Sequence[int] | None = None
+    ) -> rpc.Incoming:
+        """The upstream's answer with its secrets redacted (`fired`: see `raw_result`)."""
         if res.error is not None:
             if self.r.fired(orjson.dumps(res.error)):
                 err = self.r.value(res.error, self.r.keyed)
@@ -547,7 +565,7 @@ class Redaction:
         raw = res.result
         if not raw:
             return res
-        new_raw = self.r.raw_result(raw)
+        new_raw = self.r.raw_result(raw, fired)
         if new_raw is None:
             return res
         log.debug("redacted secrets in the result of %s", ctx.exposed)
