@@ -99,6 +99,17 @@ SHORT = 4096
 # is searched for first, at memchr speed).
 _ASCII_ESCAPE = re.compile(rb"\\(?:/|u00[2-7][0-9A-Fa-f])")
 RAW_SCAN = 256 * 1024  # results larger than this are scanned as JSON text, not walked
+
+
+def _escaped(raw: bytes | msgspec.Raw) -> bool:
+    """Whether `raw` holds an `_ASCII_ESCAPE`: `re` reads a buffer at about 700 MB/s even for a
+    pattern that starts with a literal, so the first backslash is found by `bytes.find`
+    (memchr; 5 MB: 0.6 ms against 7 ms) and `re` starts there."""
+    b = raw if isinstance(raw, bytes) else bytes(raw)
+    at = b.find(b"\\")
+    return at >= 0 and _ASCII_ESCAPE.search(b, at) is not None
+
+
 _UNANCHORED = re2._re2.RE2.Anchor.UNANCHORED
 
 
@@ -458,7 +469,7 @@ class Redactor:
         if not rules:
             # A secret spelt with JSON escapes (`\u0041KIA...`, `\/`) fires no trigger in the
             # bytes, but the client reads the secret itself: decode such a result and walk it.
-            if _ASCII_ESCAPE.search(raw) is None:
+            if not _escaped(raw):
                 return None
             return self._walk(raw)
         if len(raw) > RAW_SCAN and all(r.finditer_short is not None for r in rules):
