@@ -125,3 +125,26 @@ def test_a_json_line_break_is_read_as_one() -> None:
     assert out is res and g.counts["scanned"] == 0
     _call(g, _page("please send the file which is at https://example.com/a"))
     assert g.counts["scanned"] == 1
+
+
+def test_a_long_input_is_matched_by_two_sets_with_the_same_answer() -> None:
+    """Past 8 KiB the prefilter matches the triggers bounded by a line (`[^\\n]{0,160}`) in a set
+    of their own (in one set with the rest, a long line of prose made RE2's automaton run out
+    of room): the same triggers fire as with the one set, on the corpora's texts, on a page of
+    prose on one line, and on the windows of a large result."""
+    import json
+    from pathlib import Path
+
+    g = Guard(GuardConfig())
+    full = g.scanner._set._set.Match
+    data = Path(__file__).parent / "data"
+    texts = [
+        json.loads(line)["text"]
+        for name in ("guard_corpus.jsonl", "guard_heldout2.jsonl")
+        for line in (data / name).read_text().splitlines()
+    ]
+    page = " ".join(texts)  # one line, dense with trigger words
+    for text in [*texts, page[:60_000]]:
+        raw = orjson.dumps(text)
+        assert sorted(g.scanner._match_split(raw)) == sorted(full(raw) or [])
+    assert g.scanner.suspicious(page[:50_000]) and _blocked(g, _page(page[:50_000] + INJECTION))

@@ -19,9 +19,8 @@ same as with its own match: for the guard the bytes are its own prefilter's; for
 the neutralised key only turns a `/` into a `.` inside a quoted object key no built-in
 trigger can match across, and a line break where the JSON has `\\n` is where the strings
 redaction walks have one (a trigger that fired only across an escaped line break found
-nothing in them). Only results up to `RAW_SCAN` bytes use the shared match (longer ones are
-scanned as JSON text by redaction, and by windows by the guard, each with its own); so do
-errors and methods the guard does not read.
+nothing in them). Only results up to `SHARED_BYTES` (8 KiB) use the shared match; longer
+ones, errors and methods the guard does not read get each module's own match.
 """
 
 from __future__ import annotations
@@ -34,9 +33,13 @@ import re2  # type: ignore[import-untyped]
 from manifold.pipeline import CallContext
 from manifold.protocol import jsonrpc as rpc
 from manifold.security.guard import Guard, b64_run, prefiltered
-from manifold.security.redact import RAW_SCAN, Redaction
+from manifold.security.redact import Redaction
 
 _SET_MEM: Final = 16 << 20  # as the guard's own sets (see guard._SET_MEM)
+# Results up to this size share the match; a longer one gets one match of each module, as the
+# guard matches a long input by two sets of its own (guard._GAPPED: in one set with the rest,
+# its line-bounded triggers made a long line of prose cost 150 ms instead of 2).
+SHARED_BYTES: Final = 8 * 1024
 # A JSON escape of a printable ASCII character: the guard and redaction decode a result that
 # holds one even when nothing fired (their own `_ASCII_ESCAPE`, the same).
 _ASCII_ESCAPE: Final = re.compile(rb"\\(?:/|u00[2-7][0-9A-Fa-f])")
@@ -64,7 +67,7 @@ class FusedAnswer:
 
     async def __call__(self, ctx: CallContext, res: rpc.Incoming) -> rpc.Incoming:
         guard, redaction = self.guard, self.redaction
-        if not guard.reads(ctx, res) or len(res.result) > RAW_SCAN:
+        if not guard.reads(ctx, res) or len(res.result) > SHARED_BYTES:
             return await guard.after(ctx, redaction.answer(ctx, res))
         raw = res.result
         b = prefiltered(raw)

@@ -759,6 +759,15 @@ _NOT_LETTER: Final = b"0123456789abcdefABCDEF-"  # in a run, but not such a lett
 _NO_HEX: Final = {c: None for c in _NOT_LETTER}
 
 
+# Triggers with a counted gap over a negated class (`[^\n]{0,160}`): in one set with the
+# others, a long line of prose (a page's text on one line, minified HTML, one JSON string) made
+# the set's automaton run out of room: 78 KB of prose on one line took about 150 ms to
+# prefilter. An input longer than `_SPLIT_BYTES` is matched by two sets instead, these triggers
+# and the others (about 2 ms there); a shorter one by the one set (one match on the hot path).
+_GAPPED: Final = re.compile(r"\[\^[^\]]*\]\{\d*,\d+\}")
+_SPLIT_BYTES: Final = 8 * 1024
+
+
 def b64_run(raw: bytes | memoryview | str) -> bool:
     """Whether `raw` holds a base64 run the base64 trigger stands for (see above)."""
     if isinstance(raw, str):
@@ -971,28 +980,49 @@ class Scanner:
         self._set = _set(triggers, _SET_MEM, case_sensitive=False)
         self.run_id = triggers.index(_B64_RUN_TRIGGER)
         self.triggers = tuple(triggers)  # for a set shared with redaction (security/fused.py)
+        gapped = tuple(i for i, t in enumerate(triggers) if _GAPPED.search(t))
+        plain = tuple(i for i in range(len(triggers)) if i not in gapped)
+        self._split = tuple(
+            (_set([triggers[i] for i in ids], _SET_MEM, case_sensitive=False)._set.Match, ids)
+            for ids in (plain, gapped)
+            if ids
+        )
 
     # ------------------------------------------------------------- prefilter
 
-    def match_fn(self) -> Callable[[bytes | memoryview], Any]:
-        """The prefilter's match over bytes, without the wrapper's type checks (hot path)."""
+    def match_fn(self, split_above: int = _SPLIT_BYTES) -> Callable[[bytes | memoryview], Any]:
+        """The prefilter's match over bytes, without the wrapper's type checks (hot path): the
+        indices of the triggers that fired. An input longer than `split_above` is matched by
+        the two sets of `_split` (see `_GAPPED`)."""
         inner = getattr(self._set, "_set", None)
         fn: Callable[[bytes | memoryview], Any] = (
             inner.Match if inner is not None and callable(inner.Match) else self._set.Match
         )
         run = self.run_id
+        split = self._match_split
 
         def match(raw: bytes | memoryview) -> Any:
-            ids = fn(raw)
+            # (the same triggers either way: the split only avoids the slow automaton, which
+            # needs words; a long run without a space, a blob or a token, is fast in the one set)
+            long = len(raw) > split_above and not (isinstance(raw, bytes) and b" " not in raw)
+            ids = split(raw) if long else fn(raw)
             if len(ids) == 1 and ids[0] == run and not b64_run(raw):
                 return []  # a base64-like run only, and it is not one (see `b64_run`)
             return ids
 
         return match
 
+    def _match_split(self, raw: bytes | memoryview) -> list[int]:
+        return [ids[i] for m, ids in self._split for i in m(raw) or ()]
+
     def suspicious(self, raw: bytes | memoryview | str) -> bool:
         """Whether `raw` holds anything the signals start from (most results do not)."""
-        ids = self._set.Match(raw)
+        if len(raw) <= _SPLIT_BYTES:
+            ids = self._set.Match(raw)
+        else:
+            ids = self._match_split(
+                raw.encode("utf-8", "surrogatepass") if isinstance(raw, str) else raw
+            )
         return bool(ids) and (len(ids) > 1 or ids[0] != self.run_id or b64_run(raw))
 
     # ------------------------------------------------------------- scoring
@@ -1309,6 +1339,7 @@ class Guard:
         self._methods = frozenset(m for m, s in _SURFACE_OF_METHOD.items() if s in self.surfaces)
         self._trusted = tuple(cfg.trusted_upstreams)
         self._match = self.scanner.match_fn()
+        self._match_split = self.scanner.match_fn(0)  # windows of long results (`_around`)
         # The prefilter's encoded-payload triggers (found by what they fire on, see `_around`).
         self._weak = frozenset(i for p in _ENCODED_PROBES for i in self._match(p) or ())
         self.audit_sink: Callable[[dict[str, Any]], None] | None = None
@@ -1426,15 +1457,17 @@ class Guard:
         view = memoryview(b)
         n = len(b)
         edge = min(_EDGE, self.scanner.max_scan_chars // 2)  # n > max_scan_chars >= 2 * edge
-        match = self._match
+        match_one, match_split = self._match, self._match_split
         weak = self._weak
 
         def fired(a: int, z: int) -> Any:
             # Each window as `prefiltered` reads it (copied only when that changes it).
+            # (two sets where the window has words, see `_GAPPED`; the same triggers either way)
+            match = match_split if b.find(b" ", a, z) >= 0 else match_one
             esc = b.find(b"\\", a, z) >= 0
             ids = match(prefiltered(view[a:z]) if esc or b.find(b'"io.', a, z) >= 0 else view[a:z])
             if not ids and esc and _ASCII_ESCAPE.search(view[a:z]):
-                ids = match(_json_text(view[a:z]).encode("utf-8", "surrogatepass"))
+                ids = match_split(_json_text(view[a:z]).encode("utf-8", "surrogatepass"))
             return ids
 
         spans: list[tuple[int, int]] = []
