@@ -980,13 +980,7 @@ class Scanner:
         self._set = _set(triggers, _SET_MEM, case_sensitive=False)
         self.run_id = triggers.index(_B64_RUN_TRIGGER)
         self.triggers = tuple(triggers)  # for a set shared with redaction (security/fused.py)
-        gapped = tuple(i for i, t in enumerate(triggers) if _GAPPED.search(t))
-        plain = tuple(i for i in range(len(triggers)) if i not in gapped)
-        self._split = tuple(
-            (_set([triggers[i] for i in ids], _SET_MEM, case_sensitive=False)._set.Match, ids)
-            for ids in (plain, gapped)
-            if ids
-        )
+        self._split: tuple[tuple[Callable[[Any], Any], tuple[int, ...]], ...] | None = None
 
     # ------------------------------------------------------------- prefilter
 
@@ -1013,11 +1007,21 @@ class Scanner:
         return match
 
     def _match_split(self, raw: bytes | memoryview) -> list[int]:
-        return [ids[i] for m, ids in self._split for i in m(raw) or ()]
+        split = self._split
+        if split is None:  # built on the first long input (their automata cost memory)
+            triggers = self.triggers
+            gapped = tuple(i for i, t in enumerate(triggers) if _GAPPED.search(t))
+            plain = tuple(i for i in range(len(triggers)) if i not in gapped)
+            split = self._split = tuple(
+                (_set([triggers[i] for i in ids], _SET_MEM, case_sensitive=False)._set.Match, ids)
+                for ids in (plain, gapped)
+                if ids
+            )
+        return [ids[i] for m, ids in split for i in m(raw) or ()]
 
-    def suspicious(self, raw: bytes | memoryview | str) -> bool:
+    def suspicious(self, raw: bytes | memoryview | str, split_above: int = _SPLIT_BYTES) -> bool:
         """Whether `raw` holds anything the signals start from (most results do not)."""
-        if len(raw) <= _SPLIT_BYTES:
+        if len(raw) <= split_above:
             ids = self._set.Match(raw)
         else:
             ids = self._match_split(
@@ -1540,7 +1544,9 @@ class Guard:
         if "descriptions" not in self.surfaces or self.trusted(event.upstream):
             return event.items
         items = event.items
-        if not self.scanner.suspicious(orjson.dumps(items)):
+        # One set whatever the length (a list arrives seldom; the two sets of a long input
+        # would be built, and their memory kept, for it alone).
+        if not self.scanner.suspicious(orjson.dumps(items), split_above=1 << 62):
             return items
         out: Items = []
         for item in items:
