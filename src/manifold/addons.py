@@ -171,8 +171,8 @@ class _WithoutCall:
 
 def _fuse_guard(chain: list[object]) -> list[object]:
     """The guard right before redaction in the chain (no other call hook between them) runs
-    inside redaction's call step, with one prefilter match for both (`security/fused.py`):
-    the same order, one step and one match fewer on every call."""
+    inside redaction's call step (`security/fused.py`): the same order, one step fewer on
+    every call, and a result that fires neither prefilter answered at once."""
     guard = sys.modules.get("manifold.security.guard")  # not imported: not on
     redact = sys.modules.get("manifold.security.redact")
     if guard is None or redact is None:

@@ -979,7 +979,7 @@ class Scanner:
         self._ml_set = _set(ml, _SET_MEM)
         self._set = _set(triggers, _SET_MEM, case_sensitive=False)
         self.run_id = triggers.index(_B64_RUN_TRIGGER)
-        self.triggers = tuple(triggers)  # for a set shared with redaction (security/fused.py)
+        self.triggers = tuple(triggers)
         self._split: tuple[tuple[Callable[[Any], Any], tuple[int, ...]], ...] | None = None
 
     # ------------------------------------------------------------- prefilter
@@ -1349,6 +1349,10 @@ class Guard:
         self.audit_sink: Callable[[dict[str, Any]], None] | None = None
         self.counts: dict[str, int] = {"scanned": 0, "blocked": 0, "quarantined": 0, "hidden": 0}
 
+    def match_fn(self) -> Callable[[bytes | memoryview], Any]:
+        """The result prefilter's match (over `prefiltered` bytes), for `after`'s `fired`."""
+        return self._match
+
     def bind_audit(self, sink: Callable[[dict[str, Any]], None]) -> None:
         """Where decisions that are not calls (a hidden definition) are audited."""
         self.audit_sink = sink
@@ -1390,8 +1394,8 @@ class Guard:
         self, ctx: CallContext, res: rpc.Incoming, fired: tuple[bytes, bool] | None = None
     ) -> rpc.Incoming:
         """The answer as the guard lets it through. `fired`: the prefilter's bytes of the
-        result (`prefiltered`) and whether it fired on them, when the caller matched it (one
-        set shared with redaction, `security/fused.py`); else it is matched here."""
+        result (`prefiltered`) and whether it fired on them, when the caller matched it (its
+        step fused into redaction's, `security/fused.py`); else it is matched here."""
         if ctx.method not in self._methods or res.error is not None:
             return res
         raw = res.result

@@ -301,11 +301,10 @@ class Redactor:
         self.keyed = "secret-assignment" not in off
         self.counts: Counter[str] = Counter()
         self._set: Any = None
-        self.triggers = tuple(relax(t) for t in triggers)  # as the set holds them
         if triggers:
             s = re2.Set.SearchSet(re2.Options())
-            for t in self.triggers:
-                s.Add(t)
+            for t in triggers:
+                s.Add(relax(t))
             s.Compile()
             self._set = s._set  # the C++ set itself (its Python wrapper costs a call a match)
 
@@ -316,6 +315,13 @@ class Redactor:
         if rule is None:
             rule = self._rules[i] = self._specs[i]()
         return rule
+
+    def match_fn(self) -> Callable[[Any], Any]:
+        """The trigger set's match (the indices that fired), for `raw_result`'s `fired`."""
+        if self._set is None:
+            return lambda _raw: ()
+        match: Callable[[Any], Any] = self._set.Match
+        return match
 
     def fired(self, raw: bytes | memoryview | msgspec.Raw | str) -> list[_Compiled]:
         """The rules whose trigger occurs in `raw` (empty: nothing there to redact)."""
@@ -462,8 +468,8 @@ class Redactor:
         self, raw: bytes | msgspec.Raw, fired: Sequence[int] | None = None
     ) -> bytes | None:
         """A result's bytes redacted, or None when nothing in it is a secret. `fired`: the
-        indices of the triggers that fired on it, when the caller matched them (a set shared
-        with the guard, `security/fused.py`); else the set is matched here."""
+        indices of the triggers that fired on it, when the caller matched them (the guard's
+        step fused into redaction's, `security/fused.py`); else the set is matched here."""
         # RE2 reads the buffer as it is
         rules = self.fired(raw) if fired is None else [self._rule(i) for i in sorted(fired)]
         if not rules:
