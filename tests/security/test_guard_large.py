@@ -1,5 +1,5 @@
 """The guard's path for results longer than `max_scan_chars` (`Guard._large`, `Guard._around`)
-and its prefilter's reading of result bytes (`_prefiltered`), through the addon's `call` hook
+and its prefilter's reading of result bytes (`prefiltered`), through the addon's `call` hook
 on real result bytes. The end-to-end cases are in `tests/e2e/test_guard_large.py`."""
 
 from __future__ import annotations

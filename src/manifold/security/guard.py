@@ -65,8 +65,10 @@ definition's description). `mode: audit` only logs and audits. Each decision is 
 Cost: one RE2 set of trigger words matched once over a result's raw bytes; a result that
 fires none (most) is relayed undecoded. One that fires is decoded, its texts collected
 (not image, audio or blob data) and scanned; each pattern family is one RE2 set (linear time,
-a bounded automaton); a text over 256 K characters is scanned in a worker thread. What
-carriers hide and what encodings decode to is scanned again, to a bounded depth and count.
+a bounded automaton); a text over 256 K characters is scanned in a worker thread. A result
+longer than `max_scan_chars` bytes is prefiltered in windows and scored on its head, its tail
+and the windows that fired (`Guard._around`, `large_windows`). What carriers hide and what
+encodings decode to is scanned again, to a bounded depth and count.
 See `docs/security.md`.
 """
 
