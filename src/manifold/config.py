@@ -772,6 +772,9 @@ class GuardConfig(_Strict):
     trusted_upstreams: list[str] = Field(default_factory=list, max_length=1000)
     # Characters of one result scanned at most (the rest passes unscanned).
     max_scan_chars: int = Field(default=1_000_000, ge=1024, le=64_000_000)
+    # A result longer than `max_scan_chars` bytes: its head and tail and at most this many of
+    # the 4 KiB windows of its middle where the prefilter fired are scored (0: head and tail).
+    large_windows: int = Field(default=32, ge=0, le=4096)
     # The learned stage (security/guard_model.py): a small linear model shipped with the
     # package, run on windows around what the prefilter fired on; its probability is the
     # reason `classifier` (it only adds to the rules' score). false: the rules alone.

@@ -82,7 +82,9 @@ starts at a word also starts after an escaped line break, `\\nAI, ...`); a resul
 fires none (most) is relayed undecoded. One that fires is decoded, its texts collected
 (not image, audio or blob data) and scanned; each pattern family is one RE2 set (linear time,
 a bounded automaton; the English patterns two, whose automata stay small); a text over 256 K
-characters is scanned in a worker thread. What carriers hide and what encodings decode to is
+characters is scanned in a worker thread. A result longer than `max_scan_chars` bytes is
+prefiltered in windows and scored on its head, its tail and the windows that fired
+(`Guard._around`, `large_windows`). What carriers hide and what encodings decode to is
 scanned again, to a bounded depth and count. The expressions that read single sentences
 (pairing, quotations) are compiled on first use.
 See `docs/security.md`.
@@ -133,12 +135,32 @@ _THREAD_CHARS: Final = 256 * 1024  # a result text longer than this is scored in
 # The protocol's own `_meta` key on every modern-era result: `modelcontextprotocol/serverInfo`
 # fires the base64 trigger. With the quote before it and the colon after it, these bytes can
 # only be (the end of) an object key, and keys are never scored; so the prefilter is run again
-# with them neutralised (same length) before a small result is decoded for nothing.
+# with them neutralised (same length), see `prefiltered`.
 _PROTOCOL_KEY: Final = b'"io.modelcontextprotocol/serverInfo":'
 _PROTOCOL_KEY_NEUTRAL: Final = b'"io.modelcontextprotocol.serverInfo":'
-_RECHECK_BYTES: Final = 64 * 1024
+# A JSON `\n` escape, and what the prefilter reads instead: a line break (same length).
+_JSON_NL: Final = b"\\n"
+_JSON_NL_READ: Final = b"\\\n"
 # A JSON escape standing for a printable ASCII character (a plain encoder writes it as it is).
 _ASCII_ESCAPE: Final = re.compile(rb"\\(?:/|u00[2-7][0-9A-Fa-f])")
+# A result longer than `max_scan_chars` (see `Guard._around`): the prefilter reads all of it in
+# windows of `_WINDOW` bytes (each overlapping the next by `_OVERLAP`, so a trigger across a
+# border is seen whole); its first and last `_EDGE` bytes, and the windows that fired (each
+# with `_CONTEXT` bytes either side), are scored as one text.
+_WINDOW: Final = 4096
+_OVERLAP: Final = 512
+_CONTEXT: Final = 1024
+_EDGE: Final = 64 * 1024
+# A JSON escape in a fragment of JSON text (the text of a large result's window).
+_JSON_ESCAPE: Final = re.compile(r"\\(?:u([0-9a-fA-F]{4})|(.))", re.S)
+_JSON_SIMPLE: Final = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f"}
+_SURROGATE: Final = re.compile("[\ud800-\udfff]")
+# Texts that fire only the prefilter's encoded-payload triggers (base64, hex): any long token
+# does, so a window that fires nothing else comes after the others (`Guard._around`).
+_ENCODED_PROBES: Final = (
+    b" " + base64.b64encode(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ") + b" ",
+    b" " + b"ABCDEFGHIJKLMNOPQRSTUVWXYZ".hex().encode() + b" ",
+)
 
 # ----------------------------------------------------------------------------- the patterns
 
@@ -1019,6 +1041,33 @@ _REVERSED_HINT = re2.compile(_I + _REVERSED_WORDS)
 
 # --------------------------------------------------------------------- the prefilter
 
+# The base64 trigger: a run of 24 base64 characters with a letter hex does not use (or + / _),
+# at least 12 into it and 11 before its end. The set holds the run alone and the letter is
+# checked after a match (`b64_run`): with the letter in the pattern, the set's automaton
+# tracked every letter of a run and ran out of room on random tokens (300 KB: 1 s, now 2 ms).
+_B64_RUN_TRIGGER: Final = r"[A-Za-z0-9+/_-]{24,}"
+_B64_RUN: Final = re.compile(rb"[A-Za-z0-9+/_-]{24,}")
+_B64_RUN_TEXT: Final = re.compile(r"[A-Za-z0-9+/_-]{24,}")
+_NOT_LETTER: Final = b"0123456789abcdefABCDEF-"  # in a run, but not such a letter
+_NO_HEX: Final = {c: None for c in _NOT_LETTER}
+
+
+# Triggers with a counted gap over a negated class (`[^\n]{0,160}`): in one set with the
+# others, a long line of prose (a page's text on one line, minified HTML, one JSON string) made
+# the set's automaton run out of room: 78 KB of prose on one line took about 150 ms to
+# prefilter. An input longer than `_SPLIT_BYTES` is matched by two sets instead, these triggers
+# and the others (about 2 ms there); a shorter one by the one set (one match on the hot path).
+_GAPPED: Final = re.compile(r"\[\^[^\]]*\]\{\d*,\d+\}")
+_SPLIT_BYTES: Final = 8 * 1024
+
+
+def b64_run(raw: bytes | memoryview | str) -> bool:
+    """Whether `raw` holds a base64 run the base64 trigger stands for (see above)."""
+    if isinstance(raw, str):
+        return any(m.group()[12:-11].translate(_NO_HEX) for m in _B64_RUN_TEXT.finditer(raw))
+    return any(m.group()[12:-11].translate(None, _NOT_LETTER) for m in _B64_RUN.finditer(raw))
+
+
 _TRIGGERS_EN = [
     _OVERRIDE,
     r"ignor",
@@ -1129,7 +1178,7 @@ _TRIGGERS_EN = [
     r"(?:the |this |our )?(?:user|reader|customer|caller|victim|recipient)",
     r"(?:regardless of|whatever|no matter what|irrespective of) (?:what )?(?:the|it says|they)",
     # base64 with a letter hex does not use (a hash is not text), hex of printable ASCII
-    r"[A-Za-z0-9+/_-]{12,}[G-Zg-z+/_][A-Za-z0-9+/_-]{11,}",
+    _B64_RUN_TRIGGER,
     r"(?:[2-7][0-9a-fA-F][ :]?){16,}",
     # leetspeak: three words with a digit between letters, a word apart at most ("c0py th1s")
     r"(?:\S*[a-z][013457]+[a-z]\S*\s+(?:\S+\s+)?){2}\S*[a-z][013457]+[a-z]",
@@ -1260,20 +1309,56 @@ class Scanner:
                 ml.extend(pats)
         self._ml_set = _set(ml, _SET_MEM)
         self._set = _set(triggers, _SET_MEM, case_sensitive=False)
+        self.run_id = triggers.index(_B64_RUN_TRIGGER)
+        self.triggers = tuple(triggers)
+        self._split: tuple[tuple[Callable[[Any], Any], tuple[int, ...]], ...] | None = None
 
     # ------------------------------------------------------------- prefilter
 
-    def match_fn(self) -> Callable[[bytes | memoryview], Any]:
-        """The prefilter's match over bytes, without the wrapper's type checks (hot path)."""
+    def match_fn(self, split_above: int = _SPLIT_BYTES) -> Callable[[bytes | memoryview], Any]:
+        """The prefilter's match over bytes, without the wrapper's type checks (hot path): the
+        indices of the triggers that fired. An input longer than `split_above` is matched by
+        the two sets of `_split` (see `_GAPPED`)."""
         inner = getattr(self._set, "_set", None)
         fn: Callable[[bytes | memoryview], Any] = (
             inner.Match if inner is not None and callable(inner.Match) else self._set.Match
         )
-        return fn
+        run = self.run_id
+        split = self._match_split
 
-    def suspicious(self, raw: bytes | memoryview | str) -> bool:
+        def match(raw: bytes | memoryview) -> Any:
+            # (the same triggers either way: the split only avoids the slow automaton, which
+            # needs words; a long run without a space, a blob or a token, is fast in the one set)
+            long = len(raw) > split_above and not (isinstance(raw, bytes) and b" " not in raw)
+            ids = split(raw) if long else fn(raw)
+            if len(ids) == 1 and ids[0] == run and not b64_run(raw):
+                return []  # a base64-like run only, and it is not one (see `b64_run`)
+            return ids
+
+        return match
+
+    def _match_split(self, raw: bytes | memoryview) -> list[int]:
+        split = self._split
+        if split is None:  # built on the first long input (their automata cost memory)
+            triggers = self.triggers
+            gapped = tuple(i for i, t in enumerate(triggers) if _GAPPED.search(t))
+            plain = tuple(i for i in range(len(triggers)) if i not in gapped)
+            split = self._split = tuple(
+                (_set([triggers[i] for i in ids], _SET_MEM, case_sensitive=False)._set.Match, ids)
+                for ids in (plain, gapped)
+                if ids
+            )
+        return [ids[i] for m, ids in split for i in m(raw) or ()]
+
+    def suspicious(self, raw: bytes | memoryview | str, split_above: int = _SPLIT_BYTES) -> bool:
         """Whether `raw` holds anything the signals start from (most results do not)."""
-        return bool(self._set.Match(raw))
+        if len(raw) <= split_above:
+            ids = self._set.Match(raw)
+        else:
+            ids = self._match_split(
+                raw.encode("utf-8", "surrogatepass") if isinstance(raw, str) else raw
+            )
+        return bool(ids) and (len(ids) > 1 or ids[0] != self.run_id or b64_run(raw))
 
     # ------------------------------------------------------------- scoring
 
@@ -1586,6 +1671,42 @@ def _hextext(run: str) -> str | None:
     return s if _printable(s) else None
 
 
+def prefiltered(raw: Any) -> bytes:
+    """A result's bytes as the prefilter reads them (same length, so offsets hold):
+
+    - the protocol's `_meta` key (`_PROTOCOL_KEY`) neutralised: it fires the base64 trigger,
+      and keys are never scored;
+    - each JSON `\\n` escape read as the line break it stands for (`\\` and a newline). In a
+      long JSON string with no line break, the triggers bounded by a line (`[^\\n]{0,160}`)
+      could start anywhere, and RE2's automaton ran out of room: 1 MB of prose as one JSON
+      string took about 1 s to prefilter, 30 ms with its line breaks. The text a result is
+      scored on has its line breaks too, and the scorer reads an escaped `\\n` inside a text
+      as a break as well."""
+    b = bytes(raw)
+    if _PROTOCOL_KEY in b:
+        b = b.replace(_PROTOCOL_KEY, _PROTOCOL_KEY_NEUTRAL)
+    return b.replace(_JSON_NL, _JSON_NL_READ)
+
+
+def _json_text(raw: bytes | memoryview) -> str:
+    """A fragment of JSON text as a reader of its strings sees it: escapes decoded (an escape
+    cut at either end of the fragment is read as plain text)."""
+    s = bytes(raw).decode("utf-8", "replace")
+    if "\\" not in s:
+        return s
+    s = _JSON_ESCAPE.sub(_unescape, s)
+    if _SURROGATE.search(s) is not None:  # \ud83d\ude00: one character
+        s = s.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+    return s
+
+
+def _unescape(m: re.Match[str]) -> str:
+    code, char = m.group(1), m.group(2)
+    if code is not None:
+        return chr(int(code, 16))
+    return _JSON_SIMPLE.get(char, char)
+
+
 # ----------------------------------------------------------------------------- texts of values
 
 
@@ -1641,8 +1762,15 @@ class Guard:
         self._methods = frozenset(m for m, s in _SURFACE_OF_METHOD.items() if s in self.surfaces)
         self._trusted = tuple(cfg.trusted_upstreams)
         self._match = self.scanner.match_fn()
+        self._match_split = self.scanner.match_fn(0)  # windows of long results (`_around`)
+        # The prefilter's encoded-payload triggers (found by what they fire on, see `_around`).
+        self._weak = frozenset(i for p in _ENCODED_PROBES for i in self._match(p) or ())
         self.audit_sink: Callable[[dict[str, Any]], None] | None = None
         self.counts: dict[str, int] = {"scanned": 0, "blocked": 0, "quarantined": 0, "hidden": 0}
+
+    def match_fn(self) -> Callable[[bytes | memoryview], Any]:
+        """The result prefilter's match (over `prefiltered` bytes), for `after`'s `fired`."""
+        return self._match
 
     def bind_audit(self, sink: Callable[[dict[str, Any]], None]) -> None:
         """Where decisions that are not calls (a hidden definition) are audited."""
@@ -1664,31 +1792,46 @@ class Guard:
         if _ASCII_ESCAPE.search(raw) is None:
             return False
         try:
-            return bool(self._match(orjson.dumps(rpc.load_raw(raw))))
+            return bool(self._match(prefiltered(orjson.dumps(rpc.load_raw(raw)))))
         except (orjson.JSONDecodeError, orjson.JSONEncodeError):  # too deep: the raw check only
             return False
 
     async def call(self, ctx: CallContext, call_next: CallNext) -> rpc.Incoming:
-        res = await call_next(ctx)
+        return await self.after(ctx, await call_next(ctx))
+
+    def reads(self, ctx: CallContext, res: rpc.Incoming) -> bool:
+        """Whether `after` looks at this answer's result with the prefilter (one not longer
+        than `max_scan_chars`), so a caller may match the prefilter for it (`fired`)."""
+        raw = res.result
+        return (
+            ctx.method in self._methods
+            and res.error is None
+            and 0 < len(raw) <= self.scanner.max_scan_chars
+        )
+
+    async def after(
+        self, ctx: CallContext, res: rpc.Incoming, fired: tuple[bytes, bool] | None = None
+    ) -> rpc.Incoming:
+        """The answer as the guard lets it through. `fired`: the prefilter's bytes of the
+        result (`prefiltered`) and whether it fired on them, when the caller matched it (its
+        step fused into redaction's, `security/fused.py`); else it is matched here."""
         if ctx.method not in self._methods or res.error is not None:
             return res
         raw = res.result
         if not raw:
             return res
-        # The prefilter: most results end here, unless the JSON spells text with escapes
-        # (`\u0049gnore`), which the model reads decoded: then it runs again over the strings.
-        # A result longer than `max_scan_chars` is scored on its head and tail only, and
-        # `score` runs the prefilter over those: running it over all of it first (about 1 s for
-        # 5 MB of prose) would buy nothing.
-        big = len(raw) > self.scanner.max_scan_chars
-        if not big and not (self._match(memoryview(raw)) or self._escaped_match(raw)):
+        if len(raw) > self.scanner.max_scan_chars:
+            return await self._large(ctx, res, raw)
+        # The prefilter (over the bytes as `prefiltered` gives them): most results end here,
+        # unless the JSON spells text with escapes (`\u0049gnore`), which the model reads
+        # decoded: then it runs again over the strings.
+        if fired is None:
+            b = prefiltered(raw)
+            hit = bool(self._match(b))
+        else:
+            b, hit = fired
+        if not hit and not (b"\\" in b and self._escaped_match(raw)):  # `in`: memchr
             return res
-        if len(raw) <= _RECHECK_BYTES:
-            b = bytes(raw)
-            if b.find(_PROTOCOL_KEY) >= 0 and not self._match(
-                b.replace(_PROTOCOL_KEY, _PROTOCOL_KEY_NEUTRAL)
-            ):
-                return res  # it fired on the protocol's key alone, which is never scored
         upstream = ctx.route.upstream
         if upstream == _GATEWAY or (self._trusted and self.trusted(upstream)):
             return res
@@ -1706,6 +1849,81 @@ class Guard:
             v = await asyncio.to_thread(self.scanner.score, text, "result")
         else:
             v = self.scanner.score(text, "result")
+        return self._judged(ctx, res, obj, v)
+
+    async def _large(self, ctx: CallContext, res: rpc.Incoming, raw: Any) -> rpc.Incoming:
+        """A result longer than `max_scan_chars` bytes: scored on its head, its tail and the
+        windows of its middle where the prefilter fired (`_around`), never decoded whole
+        unless it is to be refused or marked."""
+        upstream = ctx.route.upstream
+        if upstream == _GATEWAY or (self._trusted and self.trusted(upstream)):
+            return res
+        text = await asyncio.to_thread(self._around, raw)
+        if not text:
+            return res
+        self.counts["scanned"] += 1
+        if len(text) > _THREAD_CHARS:
+            v = await asyncio.to_thread(self.scanner.score, text, "result")
+        else:
+            v = self.scanner.score(text, "result")
+        if self.decide(v) == "pass":
+            return res
+        try:
+            obj = rpc.load_raw(raw)
+        except orjson.JSONDecodeError:
+            obj = None
+        return self._judged(ctx, res, obj if isinstance(obj, dict) else {}, v)
+
+    def _around(self, raw: Any) -> str:
+        """The text of a large result the guard scores: its first and last `_EDGE` bytes, and
+        the `large_windows` windows of its middle where the prefilter fired (those firing more
+        triggers other than the encoded-payload ones first, then in order), each with
+        `_CONTEXT` bytes either side; read from the JSON text, its escapes decoded. "" when
+        the prefilter fired nowhere. The prefilter reads every byte of the result."""
+        b = bytes(raw)
+        view = memoryview(b)
+        n = len(b)
+        edge = min(_EDGE, self.scanner.max_scan_chars // 2)  # n > max_scan_chars >= 2 * edge
+        match_one, match_split = self._match, self._match_split
+        weak = self._weak
+
+        def fired(a: int, z: int) -> Any:
+            # Each window as `prefiltered` reads it (copied only when that changes it).
+            # (two sets where the window has words, see `_GAPPED`; the same triggers either way)
+            match = match_split if b.find(b" ", a, z) >= 0 else match_one
+            esc = b.find(b"\\", a, z) >= 0
+            ids = match(prefiltered(view[a:z]) if esc or b.find(b'"io.', a, z) >= 0 else view[a:z])
+            if not ids and esc and _ASCII_ESCAPE.search(view[a:z]):
+                ids = match_split(_json_text(view[a:z]).encode("utf-8", "surrogatepass"))
+            return ids
+
+        spans: list[tuple[int, int]] = []
+        if fired(0, edge + _OVERLAP):
+            spans.append((0, edge))
+        ranked: list[tuple[int, int]] = []
+        for a in range(edge, n - edge, _WINDOW):
+            ids = fired(a, min(a + _WINDOW + _OVERLAP, n))
+            if ids:
+                ranked.append((-len(set(ids) - weak), a))
+        ranked.sort()
+        for _, a in sorted(ranked[: self.cfg.large_windows], key=lambda t: t[1]):
+            lo, hi = max(a - _CONTEXT, 0), min(a + _WINDOW + _OVERLAP + _CONTEXT, n)
+            if spans and lo <= spans[-1][1]:
+                spans[-1] = (spans[-1][0], hi)
+            else:
+                spans.append((lo, hi))
+        if fired(n - edge - _OVERLAP, n):
+            if spans and n - edge <= spans[-1][1]:
+                spans[-1] = (spans[-1][0], n)
+            else:
+                spans.append((n - edge, n))
+        return "\n\n".join(_json_text(view[a:z]) for a, z in spans)
+
+    def _judged(
+        self, ctx: CallContext, res: rpc.Incoming, obj: dict[str, Any], v: Verdict
+    ) -> rpc.Incoming:
+        """The result as the verdict leaves it: as it came, marked, or refused."""
+        upstream = ctx.route.upstream
         action = self.decide(v)
         if action == "pass":
             return res
@@ -1749,7 +1967,9 @@ class Guard:
         if "descriptions" not in self.surfaces or self.trusted(event.upstream):
             return event.items
         items = event.items
-        if not self.scanner.suspicious(orjson.dumps(items)):
+        # One set whatever the length (a list arrives seldom; the two sets of a long input
+        # would be built, and their memory kept, for it alone).
+        if not self.scanner.suspicious(orjson.dumps(items), split_above=1 << 62):
             return items
         out: Items = []
         for item in items:
@@ -1876,4 +2096,14 @@ def build(gw: GuardHost) -> Guard | None:
     return cls(cfg)
 
 
-__all__ = ["MECHANISM", "Guard", "GuardWithRequests", "Scanner", "Verdict", "build", "texts_of"]
+__all__ = [
+    "MECHANISM",
+    "Guard",
+    "GuardWithRequests",
+    "Scanner",
+    "Verdict",
+    "b64_run",
+    "build",
+    "prefiltered",
+    "texts_of",
+]

@@ -41,7 +41,7 @@ import logging
 import re
 import urllib.parse
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
@@ -111,6 +111,17 @@ _ASCII_ESCAPE = re.compile(
     rb"|[fF][fF][0-5][0-9A-Fa-f]|0[34][0-9A-Fa-f]{2}))"
 )
 RAW_SCAN = 256 * 1024  # results larger than this are scanned as JSON text, not walked
+
+
+def _escaped(raw: bytes | msgspec.Raw) -> bool:
+    """Whether `raw` holds an `_ASCII_ESCAPE`: `re` reads a buffer at about 700 MB/s even for a
+    pattern that starts with a literal, so the first backslash is found by `bytes.find`
+    (memchr; 5 MB: 0.6 ms against 7 ms) and `re` starts there."""
+    b = raw if isinstance(raw, bytes) else bytes(raw)
+    at = b.find(b"\\")
+    return at >= 0 and _ASCII_ESCAPE.search(b, at) is not None
+
+
 _UNANCHORED = re2._re2.RE2.Anchor.UNANCHORED
 
 
@@ -380,6 +391,13 @@ class Redactor:
             rule = self._rules[i] = self._specs[i]()
         return rule
 
+    def match_fn(self) -> Callable[[Any], Any]:
+        """The trigger set's match (the indices that fired), for `raw_result`'s `fired`."""
+        if self._set is None:
+            return lambda _raw: ()
+        match: Callable[[Any], Any] = self._set.Match
+        return match
+
     def fired(self, raw: bytes | memoryview | msgspec.Raw | str) -> list[_Compiled]:
         """The rules whose trigger occurs in `raw` (empty: nothing there to redact)."""
         if self._set is None:
@@ -588,9 +606,14 @@ class Redactor:
         new = self.text(text)
         return blob if new is text else base64.b64encode(new.encode()).decode()
 
-    def raw_result(self, raw: bytes | msgspec.Raw) -> bytes | None:
-        """A result's bytes redacted, or None when nothing in it is a secret."""
-        rules = self.fired(raw)  # RE2 reads the buffer as it is
+    def raw_result(
+        self, raw: bytes | msgspec.Raw, fired: Sequence[int] | None = None
+    ) -> bytes | None:
+        """A result's bytes redacted, or None when nothing in it is a secret. `fired`: the
+        indices of the triggers that fired on it, when the caller matched them (the guard's
+        step fused into redaction's, `security/fused.py`); else the set is matched here."""
+        # RE2 reads the buffer as it is
+        rules = self.fired(raw) if fired is None else [self._rule(i) for i in sorted(fired)]
         if rules and rules[-1] is _SEAM_RULE:  # two text blocks or more
             if self._seam_fires(raw, rules):
                 return self._walk(raw)
@@ -598,7 +621,7 @@ class Redactor:
         if not rules:
             # A secret spelt with JSON escapes (`\u0041KIA...`, `\/`) fires no trigger in the
             # bytes, but the client reads the secret itself: decode such a result and walk it.
-            if _ASCII_ESCAPE.search(raw) is None:
+            if not _escaped(raw):
                 return None
             return self._walk(raw)
         if len(raw) > RAW_SCAN and all(r.finditer_short is not None for r in rules):
@@ -838,9 +861,13 @@ class Redaction:
 
     def __init__(self, cfg: RedactionConfig) -> None:
         self.r = Redactor(cfg)
+        self.user_rules = bool(cfg.rules)
         # A check that runs first in this step (argument validation, when it sits right
         # before redaction: one call step for both, see `manifold.addons`).
         self.pre_call: Callable[[CallContext], None] | None = None
+        # What handles the answer instead of `answer` (the guard's step fused into this one,
+        # `security/fused.py`: it calls `answer` itself, then the guard).
+        self.on_answer: Callable[[CallContext, rpc.Incoming], Awaitable[rpc.Incoming]] | None = None
 
     @property
     def counts(self) -> Counter[str]:
@@ -867,6 +894,14 @@ class Redaction:
             if key in ctx.params:
                 self._outgoing(ctx, key)
         res = await call_next(ctx)
+        if self.on_answer is not None:
+            return await self.on_answer(ctx, res)
+        return self.answer(ctx, res)
+
+    def answer(
+        self, ctx: CallContext, res: rpc.Incoming, fired: Sequence[int] | None = None
+    ) -> rpc.Incoming:
+        """The upstream's answer with its secrets redacted (`fired`: see `raw_result`)."""
         if res.error is not None:
             if self.r.fired(orjson.dumps(res.error)):
                 err = self.r.value(res.error, self.r.keyed)
@@ -877,7 +912,7 @@ class Redaction:
         raw = res.result
         if not raw:
             return res
-        new_raw = self.r.raw_result(raw)
+        new_raw = self.r.raw_result(raw, fired)
         if new_raw is None:
             return res
         log.debug("redacted secrets in the result of %s", ctx.exposed)
