@@ -645,7 +645,7 @@ _ORDER = (
     r"(?:" + _IMPERATIVE[3:-1] + r"|load|render|label|issue|emphasi[sz]e|interpret|decode|skip|"
     r"notify|set|make|apply|click|enter|navigate|go ahead|find|search|look up|verify|confirm|"
     r"reject|accept|prioriti[sz]e|mention|omit|avoid|refuse|rewrite|replace|continue|cc|bcc|"
-    r"close|archive|move|invite|unsubscribe|purchase|buy|order|reset|revoke|deploy|wire|"
+    r"close|archive|move|invite|unsubscribe|purchase|buy|order|reset|revoke|deploy|wire|commit|"
     r"highlight|note that|make sure|ensure|please|kindly)"
 )
 # The start of a sentence, past a list or quote marker.
@@ -712,7 +712,7 @@ _COMMON: list[tuple[str, float, str]] = [
         r"directives|guidelines|rules)|(?:instructions|rules|guidelines|prompt|text|message|"
         r"directives) (?:that )?you (?:were|have been|'ve been|got|received) (?:given|told|"
         r"provided|configured|set up|sent)|the (?:text|words|messages?|everything) (?:above|"
-        r"before this|preceding)|(?:the )?(?:tools|functions) you (?:can call|have access to|"
+        r"before this|preceding)|(?:the )?(?:tools?|functions?) you (?:can call|have access to|"
         r"can use|are able to call))",
     ),
     (
@@ -735,10 +735,14 @@ _COMMON: list[tuple[str, float, str]] = [
     (
         "override",
         0.75,
-        _I + r"\b(?:ignore|disregard|forget|skip|drop|abandon|set aside|stop)\b\s+(?:the|their|"
-        r"your|his|her|this|that|the user" + _APOS + r"?s?|the original|the current|any)\s+"
-        r"(?:\w+ ){0,2}(?:request|task|question|query|assignment|job|summary|summari[sz]ation|"
-        r"translation|prompt|instructions?)\b[^.!?\n]*\b(?:instead|and (?:just |only )?(?:say|"
+        _I + r"\b(?:ignore|disregard|forget|skip|drop|abandon|set aside|stop)\b\s+(?:(?:the|their|"
+        r"your|his|her|this|that|the original|the current|any)\s+(?:\w+ ){0,2}(?:request|task|"
+        r"assignment|job|summary|summari[sz]ation|translation|instructions?)|(?:the user"
+        + _APOS
+        + r"s|their|the person"
+        + _APOS
+        + r"s)\s+(?:\w+ ){0,2}(?:question|query|prompt))\b"
+        r"[^.!?\n]*\b(?:instead|and (?:just |only )?(?:say|"
         r"write|reply|respond|answer|output|print|tell|send|call))\b",
     ),
     (
@@ -879,7 +883,7 @@ _COMMON: list[tuple[str, float, str]] = [
     # orders with the user in the third person: the reader acts for a user
     (
         "directive",
-        0.55,
+        0.45,
         _I + _SENT + r"(?:(?:please|kindly|now|immediately|quickly|quietly) )*(?:(?:using|with|"
         r"via|through) (?:the |your )?[\w-]+ (?:tool|function|plugin|integration|api|app)\s*,\s*)?"
         + _ACT
@@ -918,6 +922,30 @@ _COMMON: list[tuple[str, float, str]] = [
         _I + r"\b(?:then|and) (?:tell|inform|notify|assure|convince) (?:the user|them|him|her)\b",
     ),
     (
+        "directive",
+        0.75,
+        _I + _SENT + r"(?:(?:please|kindly|now|immediately|quickly|quietly) )*" + _ACT + r"\b"
+        r"[^.!?\n]*\b" + _THIRD + r"\b[^.!?\n]*\b(?:(?:then|and) (?:tell|inform|notify|assure) "
+        r"(?:them|the user|him|her)|(?:and|without) (?:don't |do not |never )?(?:ask|asking|tell|"
+        r"telling|check with|checking with|bother|notify|inform)(?:ing)? (?:them|the user|him|her)|"
+        r"(?:using|with|via|through) (?:the|your) [\w-]+ (?:tool|"
+        r"function|plugin|integration))\b",
+    ),
+    (
+        "addressed",
+        0.45,
+        _I + r"\b(?:in|on|from|with|to) (?:the|any|every|all|each) (?:\w+ )?(?:repository|repo|"
+        r"account|system|server|database|mailbox|inbox|drive|tools?) you (?:have access to|can "
+        r"access|are connected to|control)\b",
+    ),
+    (
+        "jailbreak",
+        0.6,
+        _I + r"\b(?:safety|content|security|moderation) (?:filters?|guidelines|checks|restrictions|"
+        r"rules|policies) (?:are|have been|were|is|has been) (?:now |temporarily |hereby )?"
+        r"(?:disabled|off|lifted|removed|suspended|turned off|deactivated|bypassed)\b",
+    ),
+    (
         "user-directed",
         0.45,
         _I
@@ -927,6 +955,7 @@ _COMMON: list[tuple[str, float, str]] = [
         r"state|claim|answer|report|conclude|mention|respond|reply|insist|assert)(?: that)? (?:this"
         r"|"
         r"the|our) (?:\w+ )?" + _SUBJECT + r"\b (?:is|are|has|was|meets|won|contains|will)\b|"
+        r"(?:^|[.!?:\n;]\s*)always (?:recommend|suggest|promote)\b|"
         r"(?:^|[.!?\n,;]\s*|\band )(?:always |only )?(?:recommend|suggest|promote)\b[^.!?\n]{1,60}"
         r"\b"
         r"instead\b|\b(?:you must|you should|must|should) (?:always|only) (?:recommend|suggest|"
@@ -936,8 +965,8 @@ _COMMON: list[tuple[str, float, str]] = [
         "role-impersonation",
         0.7,
         _I + r"(?:^|\n)[ \t>*-]*assistant\s*:[^\n]*\n[ \t>*-]*(?:user|human)\s*:[^\n]{0,160}?\b"
-        r"(?:turn off|disable|delete|send|forward|open|transfer|approve|reveal|ignore|run|execute|"
-        r"grant|share|export|remove|pay|print|output)\b",
+        r"(?:turn off|disable|delete|forward|transfer|approve|reveal|ignore|grant|export|remove|"
+        r"wipe)\b",
     ),
     (
         "escalation",
@@ -948,7 +977,8 @@ _COMMON: list[tuple[str, float, str]] = [
     (
         "directive",
         0.45,
-        _I + _SENT + r"(?:(?:please|kindly|now|immediately|go ahead and) )*(?:approve|merge|"
+        _I + r"(?:" + _SENT + r"|,\s*(?:so|then|and now|now)\s+)(?:(?:please|kindly|now|"
+        r"immediately|go ahead and) )*(?:approve|merge|"
         r"execute|run|delete|cancel|transfer|wire|refund|pay|push|deploy|grant|revoke|disable|"
         r"close|wipe|purge|drop)\b[^.!?\n]*\b(?:immediately|right away|at once|without "
         r"(?:asking|waiting|review|confirmation)|--force|"
@@ -960,8 +990,8 @@ _COMMON: list[tuple[str, float, str]] = [
         _I + r"\b(?:the user|the owner|the maintainers?|the reviewers?|the admin(?:istrator)?|"
         r"management|your operator|the customer|(?:the |your )?manager|legal|they|he|she)(?: has| "
         r"have| had)? (?:(?:already|previously|explicitly) (?:gave|given|granted|approved|signed "
-        r"off|agreed|consented|authori[sz]ed|pre-?approved|confirmed)|asked for (?:it|this)|"
-        r"requested (?:it|this))\b|\b(?:manager|admin|user|owner|management) (?:approval|consent|"
+        r"off|agreed|consented|authori[sz]ed|pre-?approved|confirmed))\b|\b(?:manager|admin|user|ow"
+        r"ner|management) (?:approval|consent|"
         r"authori[sz]ation|sign-?off) (?:is|was|has been) (?:attached|given|granted|obtained|on "
         r"file)\b|\b(?:approved|signed off|authori[sz]ed|consented) offline\b|\bthe user (?:is|has)"
         r" "
@@ -978,7 +1008,7 @@ _COMMON: list[tuple[str, float, str]] = [
     ),
     (
         "user-directed",
-        0.5,
+        0.45,
         _I + _SENT + r"(?:(?:please|kindly|then|also|now) )*(?:tell|inform|notify|warn|remind|"
         r"assure|convince|advise|persuade) (?:the users?|users|the reader|them|the customer|him|"
         r"her)(?: that| to|,)",
@@ -1118,6 +1148,16 @@ _COMMON: list[tuple[str, float, str]] = [
         + _SENDING_TOOL
         + r"\b",
     ),
+    (
+        "exfil-url",
+        0.75,
+        _I + _SENT + r"(?:(?:please|kindly|now) )*(?:post|share|publish|paste|send|leak|upload|"
+        r"tweet|forward|dump)\b[^.!?\n]*\b(?:the user" + _APOS + r"s|their) (?:\w+ ){0,2}(?:home "
+        r"address|address|phone|e-?mail|password|messages?|files?|data|details|photos?|location|"
+        r"contacts?|notes?|documents?|history|ssn|card)\w*\b[^.!?\n]*\b(?:in|to|on|into|as) "
+        r"(?:a |an |the )?(?:#[\w-]+|public|channel|comment|issue|gist|pastebin|forum|twitter|"
+        r"slack|discord|reddit|https?://|[\w.+-]+@)",
+    ),
     # decode and obey
     (
         "encoded",
@@ -1134,8 +1174,7 @@ _COMMON: list[tuple[str, float, str]] = [
     (
         "poison-marker",
         0.5,
-        _I + r"\b(?:the|this) (?:previous|old|other|original|existing|former) tool\b[^.!?\n]*\bis "
-        r"(?:now )?(?:deprecated|disabled|broken|obsolete|replaced|unsafe)\b|\bcall `?\w+`?(?: on "
+        _I + r"\bcall `?\w+`?(?: on "
         r"this server)? instead\b|\b(?:use this tool|call this tool) instead of\b|\b(?:with|using|"
         r"via|when calling|when using|through) (?:any |all |every )?(?:other|another|the other|"
         r"different) tools?\b|\b(?:for|of) (?:all|any|every) (?:other )?tools? on this server\b",
@@ -1175,6 +1214,13 @@ _COMMON: list[tuple[str, float, str]] = [
         r"(?:the )?(?:tool )?(?:output|result|context|document|data|input|user input)\]|"
         r"(?:^|\n)[ \t>*#-]*(?:end of (?:tool )?(?:output|result)|---+ ?end of (?:tool )?(?:output|"
         r"result|document))",
+    ),
+    (
+        "escalation",
+        0.45,
+        _I + r"\b(?:the user|the owner|the maintainers?|the reviewers?|the admin(?:istrator)?|"
+        r"management|your operator|the customer|(?:the |your )?manager|they)(?: has| have| had)? "
+        r"(?:asked for|requested|wanted) (?:it|this|that)\b",
     ),
     # what injections make persist
     (
@@ -1414,6 +1460,9 @@ _TRIGGERS_EN = [
 # can (a URL left open for data, a request for what the reader was given, an order with the
 # user in the third person, ...); clean JSON fires none.
 _TRIGGERS_COMMON = [
+    r"(?:reveal|print|output|show|display|repeat|recite|dump|leak|disclose|list|tell me|give me|"
+    r"share|write out|spell out|echo|quote|reproduce|expose)\b[^.\n]{0,60}(?:prompt|rules|"
+    r"instructions|guidelines|configuration|directives|tools? you)",
     r"the (?:user|customer|account owner)(?:'|\x{2019})s|on behalf|the user (?:has|asked|wants)",
     r"(?:when|whenever|if|once|after|before|while) (?:an?|the|any|every|each) (?:ai|assistant|"
     r"model|llm|agent|chatbot|language model|bot)",
@@ -1455,6 +1504,9 @@ _TRIGGERS_COMMON = [
     r"(?:restrictions|limitations|filters|content policy|rules|limits|guidelines|censorship|"
     r"constraints)",
     r"\b(?:claude|chatgpt|gemini|copilot|bard)\b",
+    r"(?:ai|assistants?|models?|agents?|llms?|chatbots?|bots?) (?:reading|processing|summari|"
+    r"parsing|handling|reviewing|scanning|that read|who read)",
+    r"(?:^|[.!?:;\n]\s*)always (?:recommend|suggest|promote)",
     r"\b(?:ai|llm|automated|autonomous|coding|language|virtual) (?:\w+ )?(?:reviewers?|screeners?|"
     r"graders?|evaluators?|judges?|recruiters?|analysts?|assistants?|agents?|models?|systems?|"
     r"readers?|crawlers?|scrapers?|helpers?)\b",
