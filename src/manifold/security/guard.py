@@ -1222,6 +1222,13 @@ _COMMON: list[tuple[str, float, str]] = [
         r"management|your operator|the customer|(?:the |your )?manager|they)(?: has| have| had)? "
         r"(?:asked for|requested|wanted) (?:it|this|that)\b",
     ),
+    # code that builds a chat template: the tokens sit in string literals around placeholders
+    (
+        "_template",
+        0.01,
+        _I + r"(?:\+=|=|return|\()\s*f?[\"']<\|(?:begin_of_text|start_header_id|im_start)\|>|"
+        r"<\|(?:start_header_id|im_start)\|>\s*\{",
+    ),
     # what injections make persist
     (
         "persistence",
@@ -1707,6 +1714,11 @@ class Scanner:
                 weight += 0.2
             found.add(reason, weight)
         docref = found.reasons.pop("_docref", None) is not None
+        if (
+            found.reasons.pop("_template", None) is not None
+            and "role-impersonation" in found.reasons
+        ):
+            found.reasons["role-impersonation"] = 0.45  # code that builds a chat template
         # In a definition, secrecy or a sensitive target is what tool poisoning looks like.
         if surface == "description" and (
             "secrecy" in found.reasons or "sensitive" in found.reasons
