@@ -1468,7 +1468,7 @@ _TRIGGERS_EN = [
 # user in the third person, ...); clean JSON fires none.
 _TRIGGERS_COMMON = [
     r"(?:reveal|print|output|show|display|repeat|recite|dump|leak|disclose|list|tell me|give me|"
-    r"share|write out|spell out|echo|quote|reproduce|expose)\b[^.\n]{0,60}(?:prompt|rules|"
+    r"share|write out|spell out|echo|quote|reproduce|expose)\b[^.\n]*(?:prompt|rules|"
     r"instructions|guidelines|configuration|directives|tools? you)",
     r"the (?:user|customer|account owner)(?:'|\x{2019})s|on behalf|the user (?:has|asked|wants)",
     r"(?:when|whenever|if|once|after|before|while) (?:an?|the|any|every|each) (?:ai|assistant|"
@@ -1484,7 +1484,7 @@ _TRIGGERS_COMMON = [
     r"asked for (?:it|this)|requested (?:it|this)|approval is attached|consent is|continue "
     r"autonomously|stepped away|approved offline",
     r"\b(?:approve|merge|execute|run|delete|cancel|transfer|wire|refund|pay|push|deploy|grant|"
-    r"revoke|disable|close|wipe|purge|drop)\b[^.\n]{0,120}(?:immediately|right away|at once|"
+    r"revoke|disable|close|wipe|purge|drop)\b[^.\n]*(?:immediately|right away|at once|"
     r"--force|you have access)",
     r"(?:not|never|without|n't|avoid)\s+(?:explain|show|display|say anything|list|include|"
     r"discuss|highlight|report|point out|bring up|admit|acknowledge|expose|warn|ask|alert|flag)",
@@ -1493,7 +1493,7 @@ _TRIGGERS_COMMON = [
     r"be (?:rated|ranked|scored|graded|marked|classified|labell?ed|described|presented|"
     r"recommended) (?:as )?['\"]",
     r"always (?:say|state|claim|tell|answer|reply|respond|recommend|rank|rate|conclude|describe|"
-    r"mention|report|insist)|(?:recommend|suggest|promote)[^.\n]{1,60} instead\b",
+    r"mention|report|insist)|(?:recommend|suggest|promote)[^.\n]* instead\b",
     r"(?:then |and )(?:tell|inform|notify|assure|convince) (?:them|him|her)\b|(?:tell|inform|"
     r"notify|warn|remind|assure|convince|advise|persuade) (?:them|him|her|users) (?:that|to)\b",
     r"one-?time (?:code|pin|password)|verification code|security code|2fa|otp\b|two-factor|mfa\b",
@@ -1503,7 +1503,7 @@ _TRIGGERS_COMMON = [
     r"(?:whatever|everything|anything) (?:else )?(?:you|that was|was said)|higher[- ]priority|"
     r"takes? precedence|(?:suspended|void|terminated|a test)\b|(?:trusted|priority|override) "
     r"(?:instructions|prompt|commands)",
-    r"(?:skip|drop|abandon|stop) (?:the|their|your|his|her|this|that|any) (?:\w+ ){0,2}(?:request|"
+    r"(?:skip|drop|abandon|stop) (?:the|their|your|his|her|this|that|any) (?:\w+ )*(?:request|"
     r"task|question|query|assignment|summary|translation)",
     r"pretend|role-?play|act as|play the (?:role|part)|stay in character|simulate|take on the|"
     r"(?:don't|do not|never|must not|won't|will not|cannot|without any|without) refus",
@@ -1521,7 +1521,7 @@ _TRIGGERS_COMMON = [
     r"answering|helping|triaging|looking at|will now|must now|shall now|will immediately)",
     r"(?:to|for) the (?:ai|assistant|model|agent|llm|chatbot)\b",
     r"(?:https?|ftp)://[^\s)\"'<>]*[?&][\w.\[\]-]+=(?:[)\s\"'>\\\]]|$)",
-    r"[?&][\w.-]+=(?:user_|\{|<|%7b|\$|your_|insert|x{3})",
+    r"[?&][\w.-]+=(?:user_|\{|<|%7b|\$|your_|insert|xxx)",
     r"(?:look|search|scan|go|dig|check) (?:through|in) (?:the |all |your |every )?(?:previous |"
     r"earlier |past )?(?:messages|conversation|chat|history|context|e-?mails|files|inbox)",
     r"password manager|vault\b|keychain|saved passwords|\bb?cc\b|blind (?:carbon )?copy",
@@ -1531,21 +1531,21 @@ _TRIGGERS_COMMON = [
     r"decod\w* (?:and|then|before)|decipher|interpret\w* (?:the|this|it)|unscrambl|backwards|in "
     r"reverse|do (?:what|as) (?:it|they) says?|act on (?:it|them)|follow (?:it|them)\b",
     r"(?:previous|old|other|original|existing|former) tool|instead of (?:the|any) other|instead\b"
-    r"[^.\n]{0,20}(?:tool|server)|(?:other|another|different) tools?\b|tools? on this server",
+    r"[^.\n]*(?:tool|server)|(?:other|another|different) tools?\b|tools? on this server",
     r"(?:replace|change|swap|substitute|overwrite|switch) (?:the )?(?:\w+ )?(?:beneficiary|"
     r"recipient|destination|payee|iban|bank account|account number|wallet|to address)|multiply|"
     r"before (?:sending|passing|calling|submitting|forwarding)",
     r"(?:after|before) (?:every|each|any) ",
-    r"\[(?:system|admin|administrator|developer|operator)[\w ]{0,30}\]|\[end of|end of (?:tool )?"
+    r"\[(?:system|admin|administrator|developer|operator)[\w ]*\]|\[end of|end of (?:tool )?"
     r"(?:output|result)",
     r"(?:^|\\n|\n)[ \t]*(?:user|human)\s*:",
-    r"(?:disable|turn off|switch off|remove|deactivate)\b[^.\n]{0,60}(?:two-factor|2fa|mfa|"
+    r"(?:disable|turn off|switch off|remove|deactivate)\b[^.\n]*(?:two-factor|2fa|mfa|"
     r"multi-factor|antivirus|firewall|alerts)",
     r"(?:every|all|each)(?: of)? (?:the |their |your )?(?:\w+ )?(?:meetings?|e-?mails?|messages?|"
     r"events?|invoices?|files?|documents?)\b",
     r"(?:[a-z]+[0134578@$]+[a-z]|[0134578]+[a-z]+[0-9])[a-z0-9@$]*\s+[a-z]*[0134578][a-z0-9]*\s",
-    r"(?:%[0-9a-f]{2}[^%\s]{0,12}){3}",
-    r"\b0x(?:[0-9a-f]{2}){12}",
+    r"%[0-9a-f]{2}[^%\s]*%[0-9a-f]{2}[^%\s]*%[0-9a-f]{2}",
+    r"\b0x[0-9a-f]{24}",
 ]
 
 
@@ -1587,6 +1587,28 @@ def _set(patterns: list[str], max_mem: int, case_sensitive: bool = True) -> Any:
     return s
 
 
+class _SetGroup:
+    """Patterns matched as several RE2 sets of `_GROUP` each, answering like one set. A set's
+    automaton grows with the product of its patterns' open-ended gaps: the English patterns as
+    one set ran 4-7x slower on prose than the same patterns in groups of 16."""
+
+    def __init__(self, patterns: list[str], max_mem: int) -> None:
+        self._sets = [
+            (i, _set(patterns[i : i + _GROUP], max_mem)) for i in range(0, len(patterns), _GROUP)
+        ]
+
+    def Match(self, text: str) -> list[int]:  # the name of RE2's set method
+        out: list[int] = []
+        for offset, s in self._sets:
+            hits = s.Match(text)
+            if hits:
+                out.extend(offset + h for h in hits)
+        return out
+
+
+_GROUP: Final = 16
+
+
 @dataclass(slots=True)
 class Verdict:
     """A text's score (0 to 1) and its reasons (name -> the weight it added)."""
@@ -1626,10 +1648,10 @@ class Scanner:
         # Each family of patterns is one RE2 set (one automaton, one bounded memory budget):
         # a match says which patterns occur, which is all a score needs.
         self._english = [(r, w) for r, w, _ in _ENGLISH]
-        self._en_set = _set([p for _, _, p in _ENGLISH], _SET_MEM)
+        self._en_set = _SetGroup([p for _, _, p in _ENGLISH], _SET_MEM // 4)
         ml: list[str] = []
         self._ml: list[tuple[str, float]] = []
-        triggers = list(_TRIGGERS_EN) + _TRIGGERS_COMMON
+        triggers = list(_TRIGGERS_EN)
         for fams in _load_phrases().values():
             for fam, pats in fams.items():
                 if fam == "trigger":
@@ -1639,6 +1661,9 @@ class Scanner:
                 ml.extend(pats)
         self._ml_set = _set(ml, _SET_MEM)
         self._set = _set(triggers, _SET_MEM, case_sensitive=False)
+        # The common phrasings' triggers are a set of their own: added to the one above they
+        # pushed its automaton past its memory budget on varied prose (2-3x slower there).
+        self._set_common = _set(_TRIGGERS_COMMON, _SET_MEM // 4, case_sensitive=False)
 
     # ------------------------------------------------------------- prefilter
 
@@ -1648,11 +1673,19 @@ class Scanner:
         fn: Callable[[bytes | memoryview], Any] = (
             inner.Match if inner is not None and callable(inner.Match) else self._set.Match
         )
-        return fn
+        inner = getattr(self._set_common, "_set", None)
+        common: Callable[[bytes | memoryview], Any] = (
+            inner.Match if inner is not None and callable(inner.Match) else self._set_common.Match
+        )
+
+        def match(raw: bytes | memoryview) -> Any:
+            return fn(raw) or common(raw)
+
+        return match
 
     def suspicious(self, raw: bytes | memoryview | str) -> bool:
         """Whether `raw` holds anything the signals start from (most results do not)."""
-        return bool(self._set.Match(raw))
+        return bool(self._set.Match(raw)) or bool(self._set_common.Match(raw))
 
     # ------------------------------------------------------------- scoring
 
