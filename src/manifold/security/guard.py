@@ -768,7 +768,7 @@ _COMMON: list[tuple[str, float, str]] = [
         _I + r"\b(?:(?:preceding|previous|prior|earlier|original|above|old|former|initial|"
         r"existing) (?:user )?(?:instructions?|prompts?|directives?|guidelines|rules|orders)|"
         r"(?:(?:preceding|previous|prior|original|current|the|your) )?user" + _APOS + r"?s? "
-        r"(?:requests?|tasks?|instructions?|quer(?:y|ies)|prompts?))\b[^.!?\n]{0,60}?\b(?:is|are|"
+        r"(?:requests?|tasks?|instructions?|quer(?:y|ies)|prompts?))\b[^.!?\n]*?\b(?:is|are|"
         r"has been|have been|was|were)\s+(?:now |hereby |henceforth |officially |all |just |only )?"
         r"(?:suspended|cancell?ed|void|overridden|terminated|paused|ended|revoked|obsolete|invalid|"
         r"null|superseded|replaced|a test|fake|lifted|withdrawn|no longer (?:valid|in effect))\b",
@@ -825,12 +825,12 @@ _COMMON: list[tuple[str, float, str]] = [
         _I + _SENT + r"(?:(?:hey|hi|hello|dear|attention|note to|note for|notice to|message to|"
         r"message for|instructions? (?:to|for)|reminder (?:to|for)|p\.?s\.?(?: to)?)\s+)?"
         r"(?:the |any |all |every |our |my |whatever |an? )?" + _WHO_READS + r"(?:\s*/\s*[\w ]"
-        r"{1,20}){0,4}(?: (?:reading|processing|summari[sz]ing|parsing|handling|reviewing|scanning|"
+        r"+){0,4}(?: (?:reading|processing|summari[sz]ing|parsing|handling|reviewing|scanning|"
         r"analy[sz]ing|working on|helping (?:with|someone)|that reads?|who reads?)(?: (?:this|these"
         r"|"
-        r"the|my|our|a) [\w -]{1,30}?)?)?\s*(?:,|--|\x{2014}|\x{2013})\s*(?:(?:please|kindly|"
+        r"the|my|our|a) [\w -]+?)?)?\s*(?:,|--|\x{2014}|\x{2013})\s*(?:(?:please|kindly|"
         r"now|first|then|also|just|immediately|quietly|silently) )*(?:(?:if|when|whenever|once|"
-        r"before|after|while|as soon as)\b[^.!?\n]{0,120}?,\s*)?" + _ORDER + r"\b",
+        r"before|after|while|as soon as)\b[^.!?\n]*?,\s*)?" + _ORDER + r"\b",
     ),
     (
         "directive",
@@ -840,19 +840,19 @@ _COMMON: list[tuple[str, float, str]] = [
         r"\s+(?:the |any |all |every |our |my |whatever |an? )?" + _WHO_READS + r"|(?:all |any |"
         r"every )?(?:ai|llm|automated|autonomous|coding|language) (?:assistants|agents|models|"
         r"systems|tools|bots|readers|reviewers)|language models|llms?|ais|(?:ai )?assistants|"
-        r"(?:ai )?agents|chatbots|claude|chatgpt|gemini)(?:\s*/\s*[\w ]{1,20}){0,4}(?: (?:reading|"
+        r"(?:ai )?agents|chatbots|claude|chatgpt|gemini)(?:\s*/\s*[\w ]+){0,4}(?: (?:reading|"
         r"processing|summari[sz]ing|parsing|handling|reviewing|scanning|analy[sz]ing|working on|"
         r"helping (?:with|someone)|that reads?|who reads?)(?: (?:this|these|the|my|our|a) "
-        r"[\w -]{1,30}?)?)?\s*:\s*(?:(?:please|kindly|now|first|then|also|just|immediately|"
+        r"[\w -]+?)?)?\s*:\s*(?:(?:please|kindly|now|first|then|also|just|immediately|"
         r"quietly|silently) )*(?:(?:if|when|whenever|once|before|after|while|as soon as|in)\b"
-        r"[^.!?\n]{0,120}?,\s*)?(?:" + _ORDER + r"|this \w+ (?:must|should|shall|is to) be)\b",
+        r"[^.!?\n]*?,\s*)?(?:" + _ORDER + r"|this \w+ (?:must|should|shall|is to) be)\b",
     ),
     (
         "directive",
         0.75,
         _I + r"\bif you(?:'re| are) (?:an? |the |any )?(?:ai|llm|assistant|language model|chatbot|"
         r"bot|agent|gpt|model|automated \w+|reading this (?:on (?:someone|somebody|a user|"
-        r"behalf)|for (?:someone|a user)|as an? \w+))\b[^.!?\n]{0,100}?(?:,|:|--|\x{2014})\s*"
+        r"behalf)|for (?:someone|a user)|as an? \w+))\b[^.!?\n]*?(?:,|:|--|\x{2014})\s*"
         r"(?:(?:please|kindly|then|also|just) )*" + _ORDER + r"\b",
     ),
     (
@@ -956,7 +956,7 @@ _COMMON: list[tuple[str, float, str]] = [
         r"|"
         r"the|our) (?:\w+ )?" + _SUBJECT + r"\b (?:is|are|has|was|meets|won|contains|will)\b|"
         r"(?:^|[.!?:\n;]\s*)always (?:recommend|suggest|promote)\b|"
-        r"(?:^|[.!?\n,;]\s*|\band )(?:always |only )?(?:recommend|suggest|promote)\b[^.!?\n]{1,60}"
+        r"(?:^|[.!?\n,;]\s*|\band )(?:always |only )?(?:recommend|suggest|promote)\b[^.!?\n]+"
         r"\b"
         r"instead\b|\b(?:you must|you should|must|should) (?:always|only) (?:recommend|suggest|"
         r"promote|mention)\b",
@@ -964,14 +964,14 @@ _COMMON: list[tuple[str, float, str]] = [
     (
         "role-impersonation",
         0.7,
-        _I + r"(?:^|\n)[ \t>*-]*assistant\s*:[^\n]*\n[ \t>*-]*(?:user|human)\s*:[^\n]{0,160}?\b"
+        _I + r"(?:^|\n)[ \t>*-]*assistant\s*:[^\n]*\n[ \t>*-]*(?:user|human)\s*:[^\n]*?\b"
         r"(?:turn off|disable|delete|forward|transfer|approve|reveal|ignore|grant|export|remove|"
         r"wipe)\b",
     ),
     (
         "escalation",
         0.3,
-        _I + r"\b(?:disable|turn off|switch off|remove|deactivate)\b[^.!?\n]{0,60}\b(?:two-factor|"
+        _I + r"\b(?:disable|turn off|switch off|remove|deactivate)\b[^.!?\n]*\b(?:two-factor|"
         r"2fa|mfa|multi-factor|antivirus|firewall|security alerts|login alerts)\b",
     ),
     (
@@ -1045,7 +1045,7 @@ _COMMON: list[tuple[str, float, str]] = [
         0.5,
         _I + r"(?:^|[.!?\n]\s*)(?:when|whenever|if|while|before|after) (?:comparing|summari[sz]ing|"
         r"answering|asked|recommending|ranking|rating|reviewing|describing|writing|responding|"
-        r"translating|evaluating|discussing)\b[^.!?\n]{0,80},\s*(?:always|never|only) (?:say|"
+        r"translating|evaluating|discussing)\b[^.!?\n]*,\s*(?:always|never|only) (?:say|"
         r"state|claim|tell|answer|reply|respond|recommend|rank|rate|conclude|describe|mention|"
         r"report|insist)\b|\b(?:must|should|shall|is to|are to) be (?:rated|ranked|scored|graded|"
         r"marked|classified|labell?ed|described|presented|recommended) (?:as )?['\"]",
@@ -1056,30 +1056,30 @@ _COMMON: list[tuple[str, float, str]] = [
         0.75,
         _I
         + _EMPTY_URL
-        + r"[^\n]{0,200}?\b"
+        + r"[^\n]*?\b"
         + _USER_DATA
         + r"\b|\b"
         + _USER_DATA
-        + r"\b[^\n]{0,200}?"
+        + r"\b[^\n]*?"
         + _EMPTY_URL,
     ),
     (
         "exfil-url",
         0.6,
         _I
-        + r"!?\[[^\]\n]{0,100}\]\(\s*"
+        + r"!?\[[^\]\n]*\]\(\s*"
         + _EMPTY_URL
         + r"|<img\b[^>]*\bsrc\s*=\s*[\"']?"
         + _PLACEHOLDER_URL
-        + r"|!?\[[^\]\n]{0,100}\]\(\s*"
+        + r"|!?\[[^\]\n]*\]\(\s*"
         + _PLACEHOLDER_URL,
     ),
     (
         "exfil-url",
         0.75,
-        _I + r"<img\b[^>]*\bsrc\s*=\s*[\"']?" + _PLACEHOLDER_URL + r"[^\n]{0,200}?\b(?:fill\w*|"
+        _I + r"<img\b[^>]*\bsrc\s*=\s*[\"']?" + _PLACEHOLDER_URL + r"[^\n]*?\b(?:fill\w*|"
         r"replac\w*|substitut\w*|from the user|profile|placeholders?)\b|(?:render|load|display|"
-        r"show|include|insert|add|embed|put)\b[^\n]{0,120}?" + _EMPTY_URL + r"[^\n]{0,120}?\b(?:as "
+        r"show|include|insert|add|embed|put)\b[^\n]*?" + _EMPTY_URL + r"[^\n]*?\b(?:as "
         r"an? (?:image|link|clickable)|clickable|in your (?:answer|reply|response))",
     ),
     (
@@ -1164,8 +1164,8 @@ _COMMON: list[tuple[str, float, str]] = [
         0.75,
         _I
         + r"\b(?:(?:base64|hex|rot13|url|percent)[- ]?decod\w*|decod\w*|decipher\w*|interpret\w*|"
-        r"unscrambl\w*|revers\w*|read\b[^.!?\n]{0,40}\b(?:backwards|in reverse|reversed|right to "
-        r"left))\b[^.!?\n]{0,80}?\b(?:and|then|before|,)\s*(?:then )?(?:follow(?:ing)? (?:it|them|"
+        r"unscrambl\w*|revers\w*|read\b[^.!?\n]*\b(?:backwards|in reverse|reversed|right to "
+        r"left))\b[^.!?\n]*?\b(?:and|then|before|,)\s*(?:then )?(?:follow(?:ing)? (?:it|them|"
         r"the (?:decoded|hidden|resulting) \w+|its instructions|the instructions)|following\b|do "
         r"(?:what|as) (?:it|they) says?|act on (?:it|them)|obey|execute (?:it|them)|carry (?:it|"
         r"them) out|comply)|\b(?:decode|decipher) (?:and|then) (?:follow|obey|execute|run|apply)\b",
@@ -1210,7 +1210,7 @@ _COMMON: list[tuple[str, float, str]] = [
     (
         "role-impersonation",
         0.6,
-        _I + r"\[(?:system|admin(?:istrator)?|developer|operator)(?: [\w ]{1,30})?\]\s*:|\[end of "
+        _I + r"\[(?:system|admin(?:istrator)?|developer|operator)(?: [\w ]+)?\]\s*:|\[end of "
         r"(?:the )?(?:tool )?(?:output|result|context|document|data|input|user input)\]|"
         r"(?:^|\n)[ \t>*#-]*(?:end of (?:tool )?(?:output|result)|---+ ?end of (?:tool )?(?:output|"
         r"result|document))",
@@ -1244,7 +1244,7 @@ _COMMON: list[tuple[str, float, str]] = [
         0.75,
         _I + r"(?:\byour (?:long-term |persistent |permanent )?memory|\b(?:to|in|into) "
         r"(?:long-term |persistent |permanent )?memory\s*:|\bas an? (?:user |permanent |"
-        r"persistent )?preference)\b[^\n]{0,200}?(?:https?://|[\w.+-]+@[\w-]+\.\w)",
+        r"persistent )?preference)\b[^\n]*?(?:https?://|[\w.+-]+@[\w-]+\.\w)",
     ),
 ]
 _ENGLISH.extend(_COMMON)
