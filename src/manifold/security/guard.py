@@ -62,8 +62,9 @@ definition's description). `mode: audit` only logs and audits. Each decision is 
 (warning) with the score and reasons, and audited when the audit log is on (an entry
 `"event": "guard"` of its own, besides the call's entry).
 
-Cost: one RE2 set of trigger words matched once over a result's raw bytes; a result that
-fires none (most) is relayed undecoded. One that fires is decoded, its texts collected
+Cost: one RE2 set of trigger words matched once over a result's raw bytes (and a second, the
+common phrasings' triggers, when the first does not fire); a result that fires none (most) is
+relayed undecoded. One that fires is decoded, its texts collected
 (not image, audio or blob data) and scanned; each pattern family is one RE2 set (linear time,
 a bounded automaton); a text over 256 K characters is scanned in a worker thread. What
 carriers hide and what encodings decode to is scanned again, to a bounded depth and count.
