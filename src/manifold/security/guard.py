@@ -78,8 +78,9 @@ definition's description). `mode: audit` only logs and audits. Each decision is 
 `"event": "guard"` of its own, besides the call's entry).
 
 Cost: one RE2 set of trigger words matched once over a result's raw bytes (a trigger that
-starts at a word also starts after an escaped line break, `\\nAI, ...`); a result that
-fires none (most) is relayed undecoded. One that fires is decoded, its texts collected
+starts at a word also starts after an escaped line break, `\\nAI, ...`), and a second, the
+common phrasings' triggers, when the first does not fire; a result that fires neither (most)
+is relayed undecoded. One that fires is decoded, its texts collected
 (not image, audio or blob data) and scanned; each pattern family is one RE2 set (linear time,
 a bounded automaton; the English patterns two, whose automata stay small); a text over 256 K
 characters is scanned in a worker thread. A result longer than `max_scan_chars` bytes is
@@ -103,6 +104,7 @@ import logging
 import re
 import time
 import unicodedata
+import urllib.parse
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from importlib import resources
@@ -404,7 +406,7 @@ _ENGLISH: list[tuple[str, float, str]] = [
         r"summari[sz]ing|parsing|quoting|translating|answering|indexing|scanning|handling|"
         r"that reads?|who reads?|which reads?)\b[^:,\n]*|" + _ADDRESSEE + r" (?:instructions?|"
         r"notes?|notice|steps?|tasks?|directives?|orders?|action))\s*(?::|,|--|\x{2014}|\x{2013})"
-        r"[^.!?\n]*\b(?:you|your|the user'?s?|" + _IMPERATIVE + r")\b",
+        r"(?:[^.!?\n]*[^\w\-.!?\n])?(?:you|your|the user'?s?|" + _IMPERATIVE + r")\b",
     ),
     # The model addressed by a name only a model answers to (not "Agent:" of a support chat),
     # then an order within a few words or after a "when ...," clause.
@@ -775,6 +777,634 @@ _ENGLISH: list[tuple[str, float, str]] = [
     ),
 ]
 
+# Common phrasings of the same families, by class rather than by example: requests for what
+# the reader was given (its instructions, prompt, tools), overrides by synonyms, persona
+# assignments, the model addressed by a vocative, a condition or in the third person, orders
+# with the user in the third person (the reader acts for a user), URLs with an empty or
+# placeholder parameter to be filled with data, hints to decode and obey, and the tampering
+# markers of poisoned parameter descriptions.
+_APOS = r"['\x{2019}]"
+_WHO_READS = (
+    r"(?:ai|a\.i\.|assistants?|models?|agents?|llms?|chatbots?|copilots?|gpts?|bots?|"
+    r"language models?|claude|chatgpt|gemini|bard|(?:ai|llm|automated|autonomous|coding|code|"
+    r"language|virtual|gpt) (?:assistants?|agents?|helpers?|models?|systems?|readers?|"
+    r"summari[sz]ers?|tools?|bots?|reviewers?|screeners?|graders?|evaluators?|judges?|"
+    r"recruiters?|analysts?|crawlers?|scrapers?))"
+)
+_ORDER = (
+    r"(?:" + _IMPERATIVE[3:-1] + r"|load|render|label|issue|emphasi[sz]e|interpret|decode|skip|"
+    r"notify|set|make|apply|click|enter|navigate|go ahead|find|search|look up|verify|confirm|"
+    r"reject|accept|prioriti[sz]e|mention|omit|avoid|refuse|rewrite|replace|continue|cc|bcc|"
+    r"close|archive|move|invite|unsubscribe|purchase|buy|order|reset|revoke|deploy|wire|commit|"
+    r"highlight|note that|make sure|ensure|please|kindly)"
+)
+# The start of a sentence, past a list or quote marker.
+_SENT = r"(?:^|\n|[.!?;:>(\[*]\s*)[ \t#>*-]*"
+_ACT = (
+    r"(?:mark|move|delete|remove|cancel|archive|forward|send|email|post|publish|share|merge|"
+    r"approve|transfer|pay|refund|issue|close|book|purchase|buy|order|reset|revoke|grant|"
+    r"invite|unsubscribe|create|change|update|disable|enable|turn off|install|run|execute|"
+    r"push|deploy|wire|reply|accept|decline|reject|upload|download|open|sign|submit|rename|"
+    r"empty|wipe|reschedule|notify|add|set|export)"
+)
+_THIRD = (
+    r"(?:the user"
+    + _APOS
+    + r"s|the customer"
+    + _APOS
+    + r"s|the account owner"
+    + _APOS
+    + r"s|on (?:the user"
+    + _APOS
+    + r"s|their|his|her) behalf|on behalf of the user|their "
+    r"(?:inbox|account|calendar|emails?|files?|repo|repository|password|card|bank)|the user "
+    r"(?:has|asked|wants))"
+)
+_SENDING_TOOL = (
+    r"(?:\w*(?:send|post|upload|http|webhook|e-?mail|mail|fetch|request|share|forward|publish|"
+    r"transfer|export|sync|shell|exec|payment|pay)\w*_\w+|\w+_(?:send|post|upload|http|webhook|"
+    r"e-?mail|mail|fetch|request|share|forward|publish|transfer|export|sync|shell|exec)\w*)"
+)
+_EMPTY_URL = r"(?:https?|ftp)://[^\s)\"'<>\]]*[?&][\w.\[\]-]+=(?:[)\s\"'>\]]|$)"
+_PLACEHOLDER_URL = (
+    r"(?:https?|ftp)://[^\s)\"'<>]*[?&][\w.-]+=(?:user_?\w+|\{|<[a-z_ ]+>|%7b|\$\{?\w|"
+    r"\[[a-z_ ]+\]|x{3,}|placeholder|\.\.\.|your_\w+|insert)"
+)
+_USER_DATA = (
+    r"(?:conversation|chat|history|transcript|secret|passwords?|credentials?|api[ _-]?keys?|"
+    r"tokens?|the user" + _APOS + r"?s|their (?:\w+ )?(?:name|e-?mail|address|phone|files?|data|"
+    r"messages?|notes?)|summary|titles? of|previous messages|personal|profile|e-?mail address|"
+    r"home address|credit card|card number|cookies?|session|context|placeholders?)"
+)
+_SECRETS = (
+    r"(?:api[ _-]?keys?|tokens?|passwords?|secrets?|credentials|environment variables|env vars|"
+    r"private keys?|ssh keys?|access keys?|session cookies)"
+)
+# What a document wants said about its subject (a candidate, a product, a listing ...).
+_SUBJECT = (
+    r"(?:candidate|applicant|product|item|apartment|flat|property|paper|submission|company|"
+    r"vendor|seller|supplier|hotel|restaurant|app|site|website|service|medication|medicine|drug|"
+    r"supplement|investment|stock|fund|article|document|page|resume|cv|listing|offer|deal|"
+    r"contract|landlord|business|account|package|parcel|invoice|bank)"
+)
+# An empty group that marks the pattern of orders on the user's data, which `_pair` skips.
+_USER_ORDER_MARK: Final = "(?:)"
+_COMMON: list[tuple[str, float, str]] = [
+    # what the reader was given: its prompt, instructions or tools, asked for
+    (
+        "override",
+        0.75,
+        _I + r"\b(?:reveal|print|output|show|display|repeat|recite|dump|leak|disclose|list|"
+        r"tell me|give me|share|write out|spell out|echo|quote|reproduce|provide|return|"
+        r"type out|send me|expose|what (?:were|are|was|is))\b[^.!?\n]*\b(?:(?:your|its) "
+        r"(?:\w+ ){0,3}(?:system prompt|system message|instructions|guidelines|rules|prompt|"
+        r"directives|developer message|pre-?prompt|context window|hidden \w+|configuration)|"
+        r"the (?:\w+ )?(?:system|developer|initial|original|hidden|secret|exact|full|complete|"
+        r"confidential|internal|first|verbatim) (?:\w+ )?(?:prompt|instructions|message|"
+        r"directives|guidelines|rules)|(?:instructions|rules|guidelines|prompt|text|message|"
+        r"directives) (?:that )?you (?:were|have been|'ve been|got|received) (?:given|told|"
+        r"provided|configured|set up|sent)|the (?:text|words|messages?|everything) (?:above|"
+        r"before this|preceding)|(?:the )?(?:tools?|functions?) you (?:can call|have access to|"
+        r"can use|are able to call))",
+    ),
+    (
+        "override",
+        0.75,
+        _I + r"\b(?:complete|continue|finish) the (?:sentence|text|phrase|line)\b[^\n]*\b(?:system "
+        r"prompt|instructions|initial prompt|you are)\b|\b(?:starting|beginning) with ['\"]?you "
+        r"are\b|\bmy system prompt (?:begins|starts|is|says|reads)\b",
+    ),
+    # overrides by synonyms
+    (
+        "override",
+        0.8,
+        _I + r"\b(?:ignor(?:e|ing)|disregard(?:ing)?|forget|set aside|drop|abandon|discard|"
+        r"overrid(?:e|ing))\b\s+(?:whatever|anything|everything|all|what)(?: else)? "
+        r"(?:you (?:were|have been|'ve been|got) (?:told|given|asked|instructed|taught|said)|"
+        r"(?:was|has been|you were) (?:said|written|stated|told) (?:before|above|earlier|so far|"
+        r"previously)|(?:the user|they) (?:said|asked|wrote|told you))",
+    ),
+    (
+        "override",
+        0.75,
+        _I + r"\b(?:ignore|disregard|forget|skip|drop|abandon|set aside|stop)\b\s+(?:(?:the|their|"
+        r"your|his|her|this|that|the original|the current|any)\s+(?:\w+ ){0,2}(?:request|task|"
+        r"assignment|job|summary|summari[sz]ation|translation|instructions?)|(?:the user"
+        + _APOS
+        + r"s|their|the person"
+        + _APOS
+        + r"s)\s+(?:\w+ ){0,2}(?:question|query|prompt))\b"
+        r"[^.!?\n]*\b(?:instead|and (?:just |only )?(?:say|"
+        r"write|reply|respond|answer|output|print|tell|send|call))\b",
+    ),
+    (
+        "override",
+        0.75,
+        _I + r"\b(?:ignore|disregard)\s+(?:the|your|this)\s+user\b(?:\s*[.,;:!]|\s+(?:and|"
+        r"entirely|completely|for now)\b)",
+    ),
+    (
+        "override",
+        0.8,
+        _I
+        + r"\b(?:instructions?|requests?|tasks?|prompts?)\s+(?:from|of|given by)\s+(?:your|the)\s+"
+        r"users?\s+(?:ends?|is over|stops?|has ended|are over|no longer apply)\b|\b(?:everything|"
+        r"anything|what|all text|the text) (?:after|below|following) (?:this|here)\b[^.!?\n]*\b"
+        r"(?:higher[- ]priority|takes? precedence|overrides?|supersedes?|more important)\b|"
+        r"\btakes? precedence over (?:the|your|any|all) (?:user|previous|prior|other|earlier|"
+        r"original)\b|\bhigher[- ]priority (?:instructions?|directives?|orders?|commands?)\b",
+    ),
+    (
+        "override",
+        0.8,
+        _I + r"\b(?:(?:preceding|previous|prior|earlier|original|above|old|former|initial|"
+        r"existing) (?:user )?(?:instructions?|prompts?|directives?|guidelines|rules|orders)|"
+        r"(?:(?:preceding|previous|prior|original|current|the|your) )?user" + _APOS + r"?s? "
+        r"(?:requests?|tasks?|instructions?|quer(?:y|ies)|prompts?))\b[^.!?\n]*?\b(?:is|are|"
+        r"has been|have been|was|were)\s+(?:now |hereby |henceforth |officially |all |just |only )?"
+        r"(?:suspended|cancell?ed|void|overridden|terminated|paused|ended|revoked|obsolete|invalid|"
+        r"null|superseded|replaced|a test|fake|lifted|withdrawn|no longer (?:valid|in effect))\b",
+    ),
+    (
+        "override",
+        0.75,
+        _I + r"(?:\b(?:begin|start|end)(?: of)?|---|===|\[)\s*(?:trusted|system|admin|developer|"
+        r"priority|new|real|hidden|secret|authori[sz]ed|privileged|official|override)\s+"
+        r"(?:instructions|prompt|directives|commands|orders)\b",
+    ),
+    (
+        "override",
+        0.6,
+        _I
+        + r"\bnew (?:instructions?|directives?|rules|orders?|guidelines) (?:from|by) (?:the |your )"
+        r"?"
+        r"(?:developers?|admin(?:istrator)?s?|system|operators?|owners?|creators?|openai|anthropic|"
+        r"security team|it department|company|management)\b",
+    ),
+    # persona assignments and refusals lifted
+    (
+        "jailbreak",
+        0.75,
+        _I
+        + r"(?:^|\n|[.!?;:,)\]]\s+)[ \t>*#-]*(?:you are now|you're now|from now on,? you(?:'re| are"
+        r"| will be| shall be)?|"
+        r"from now on,? (?:act|behave|respond|answer)|you will (?:now )?(?:act|play|pretend|be)|"
+        r"act as|pretend (?:to be|you(?:'re| are))|role-?play as|play the (?:role|part) of|"
+        r"take on the (?:role|persona) of|you are going to (?:act|pretend|be)|stay in character|"
+        r"simulate)\b[^.!?\n]*\b(?:without (?:any |your )?(?:restrictions|limits|limitations|"
+        r"filters|rules|guidelines|ethics|morals|censorship|refus\w*)|no (?:restrictions|limits|"
+        r"limitations|filters|rules|guidelines|ethics|morals|censorship|boundaries)|"
+        r"unrestricted|unfiltered|uncensored|amoral|never refuses?|(?:cannot|can't|doesn't|does "
+        r"not|won't|will not) refuse|answers? (?:any|every|all) (?:questions?|requests?)|"
+        r"anything now|jailbr\w*|break free|broken free|(?:does not|doesn't) follow|ignores? "
+        r"(?:all )?(?:rules|policies|guidelines))",
+    ),
+    (
+        "jailbreak",
+        0.45,
+        _I + r"\b(?:do not|don't|never|must not|will not|won't|cannot) refuse\b|\bwithout (?:any )?"
+        r"(?:refus(?:al|als|ing)|hesitat\w+|disclaimers?|warnings?|caveats?)\b|\b(?:answer|respond "
+        r"to|comply with|fulfil+) (?:any|every|all) (?:questions?|requests?|prompts?)\b[^.!?\n]*"
+        r"\b(?:without|regardless|no matter)\b|\b(?:no|without|free of|free from) (?:any|all|the "
+        r"usual|your|its|content|ethical|moral) (?:restrictions|limitations|filters|content "
+        r"policy|rules|limits|guidelines|censorship|constraints)\b",
+    ),
+    # the model addressed: by a vocative (names and plurals included), a condition, or in the
+    # third person, then an order
+    (
+        "directive",
+        0.75,
+        _I + _SENT + r"(?:(?:hey|hi|hello|dear|attention|note to|note for|notice to|message to|"
+        r"message for|instructions? (?:to|for)|reminder (?:to|for)|p\.?s\.?(?: to)?)\s+)?"
+        r"(?:the |any |all |every |our |my |whatever |an? )?" + _WHO_READS + r"(?:\s*/\s*[\w ]"
+        r"+){0,4}(?: (?:reading|processing|summari[sz]ing|parsing|handling|reviewing|scanning|"
+        r"analy[sz]ing|working on|helping (?:with|someone)|that reads?|who reads?)(?: (?:this|these"
+        r"|"
+        r"the|my|our|a) [\w -]+?)?)?\s*(?:,|--|\x{2014}|\x{2013})\s*(?:(?:please|kindly|"
+        r"now|first|then|also|just|immediately|quietly|silently) )*(?:(?:if|when|whenever|once|"
+        r"before|after|while|as soon as)\b[^.!?\n]*?,\s*)?" + _ORDER + r"\b",
+    ),
+    (
+        "directive",
+        0.75,
+        _I + _SENT + r"(?:(?:hey|hi|hello|dear|attention|to|for|note to|note for|notice to|"
+        r"message to|message for|instructions? (?:to|for)|reminder (?:to|for)|p\.?s\.?(?: to)?)"
+        r"\s+(?:the |any |all |every |our |my |whatever |an? )?" + _WHO_READS + r"|(?:all |any |"
+        r"every )?(?:ai|llm|automated|autonomous|coding|language) (?:assistants|agents|models|"
+        r"systems|tools|bots|readers|reviewers)|language models|llms?|ais|(?:ai )?assistants|"
+        r"(?:ai )?agents|chatbots|claude|chatgpt|gemini)(?:\s*/\s*[\w ]+){0,4}(?: (?:reading|"
+        r"processing|summari[sz]ing|parsing|handling|reviewing|scanning|analy[sz]ing|working on|"
+        r"helping (?:with|someone)|that reads?|who reads?)(?: (?:this|these|the|my|our|a) "
+        r"[\w -]+?)?)?\s*:\s*(?:(?:please|kindly|now|first|then|also|just|immediately|"
+        r"quietly|silently) )*(?:(?:if|when|whenever|once|before|after|while|as soon as|in)\b"
+        r"[^.!?\n]*?,\s*)?(?:" + _ORDER + r"|this \w+ (?:must|should|shall|is to) be)\b",
+    ),
+    (
+        "directive",
+        0.75,
+        _I + r"\bif you(?:'re| are) (?:an? |the |any )?(?:ai|llm|assistant|language model|chatbot|"
+        r"bot|agent|gpt|model|automated \w+|reading this (?:on (?:someone|somebody|a user|"
+        r"behalf)|for (?:someone|a user)|as an? \w+))\b[^.!?\n]*?(?:,|:|--|\x{2014})\s*"
+        r"(?:(?:please|kindly|then|also|just) )*" + _ORDER + r"\b",
+    ),
+    (
+        "directive",
+        0.75,
+        _I
+        + r"\b(?:if|when|whenever|once|after|before|while) (?:an?|the|any|every|each) "
+        + _WHO_READS
+        + r" (?:is asked|reads?|summari[sz]es|processes|answers|is used|sees|reviews|evaluates|"
+        r"compares|ranks|rates|responds|replies|handles|gets|receives|describes|writes)\b"
+        r"[^.!?\n]*\b(?:it|they|you|the \w+) (?:should|must|shall|will|needs? to|has to|is to|"
+        r"ought to) (?:always |also |only |clearly )?(?:say|state|tell|claim|answer|reply|"
+        r"recommend|rank|rate|respond|mention|conclude|report|describe|write|present|insist|"
+        r"assert|add|include|call|send|forward)\b",
+    ),
+    (
+        "directive",
+        0.7,
+        _I + r"\b(?:the|any|all|every|each) " + _WHO_READS + r"(?: \w+){0,2}? (?:handling|reading|"
+        r"processing|summari[sz]ing|parsing|reviewing|working on|answering|helping with|assigned "
+        r"to|triaging|looking at)\b[^.!?\n]*? (?:must|should|shall|has to|needs? to|is to|will "
+        r"now|ought to|is (?:required|expected|asked|instructed) to)\b|\b(?:the|this|your) "
+        + _WHO_READS
+        + r" (?:will now|must now|shall now|is now going to|needs to now|will immediately) "
+        + _ORDER
+        + r"\b",
+    ),
+    # orders with the user in the third person: the reader acts for a user (not paired in
+    # `_pair`: "the user" is already part of what it matched)
+    (
+        "directive",
+        0.45,
+        _USER_ORDER_MARK
+        + _I
+        + _SENT
+        + r"(?:(?:please|kindly|now|immediately|quickly|quietly) )*(?:(?:using|with|"
+        r"via|through) (?:the |your )?[\w-]+ (?:tool|function|plugin|integration|api|app)\s*,\s*)?"
+        + _ACT
+        + r"\b(?:[^.!?\n]*\b(?:all|every|each|everything|entire)\b[^.!?\n]*\b"
+        + _THIRD
+        + r"|[^.!?\n]*\b"
+        + _THIRD
+        + r"\b[^.!?\n]*\b(?:all|every|each|everything|entire|(?:then|and) (?:tell|inform|"
+        r"notify) (?:them|the user))\b)",
+    ),
+    (
+        "directive",
+        0.55,
+        _I + _SENT + r"in (?:the user" + _APOS + r"s|their) (?:\w+ ){0,2}(?:account|inbox|"
+        r"repo|repository|calendar|drive|workspace)\s*,\s*" + _ACT + r"\b",
+    ),
+    (
+        "directive",
+        0.45,
+        _I + _SENT + r"(?:(?:please|kindly|now|immediately|go ahead and) )*(?:use|using|call|"
+        r"invoke|run|open|with|via) (?:(?:the|your) [\w-]+ (?:tool|function|plugin|integration)|"
+        + _SENDING_TOOL
+        + r")\b[^.!?\n]*\b"
+        + _ACT
+        + r"\b",
+    ),
+    (
+        "directive",
+        0.75,
+        _I + r"\b(?:use|using|with|via|call|invoke) (?:the |your )?[\w-]+ (?:tool|function|plugin|"
+        r"integration|command|terminal|shell)\b[^.!?\n]*\b" + _ACT + r"\b[^.!?\n]*\b" + _THIRD,
+    ),
+    (
+        "user-directed",
+        0.45,
+        _I + r"\b(?:then|and) (?:tell|inform|notify|assure|convince) (?:the user|them|him|her)\b",
+    ),
+    (
+        "directive",
+        0.75,
+        _I + _SENT + r"(?:(?:please|kindly|now|immediately|quickly|quietly) )*" + _ACT + r"\b"
+        r"[^.!?\n]*\b" + _THIRD + r"\b[^.!?\n]*\b(?:(?:then|and) (?:tell|inform|notify|assure) "
+        r"(?:them|the user|him|her)|(?:and|without) (?:don't |do not |never )?(?:ask|asking|tell|"
+        r"telling|check with|checking with|bother|notify|inform)(?:ing)? (?:them|the user|him|her)|"
+        r"(?:using|with|via|through) (?:the|your) [\w-]+ (?:tool|"
+        r"function|plugin|integration))\b",
+    ),
+    (
+        "addressed",
+        0.45,
+        _I + r"\b(?:in|on|from|with|to) (?:the|any|every|all|each) (?:\w+ )?(?:repository|repo|"
+        r"account|system|server|database|mailbox|inbox|drive|tools?) you (?:have access to|can "
+        r"access|are connected to|control)\b",
+    ),
+    (
+        "jailbreak",
+        0.6,
+        _I + r"\b(?:safety|content|security|moderation) (?:filters?|guidelines|checks|restrictions|"
+        r"rules|policies) (?:are|have been|were|is|has been) (?:now |temporarily |hereby )?"
+        r"(?:disabled|off|lifted|removed|suspended|turned off|deactivated|bypassed)\b",
+    ),
+    (
+        "user-directed",
+        0.45,
+        _I
+        + r"\b(?:tell|inform|assure|convince|say to|remind) (?:the users?|users|them|the reader|the"
+        r" "
+        r"customer)(?: that)? (?:this|the|our|it|its|their) (?:\w+ )?" + _SUBJECT + r"\b|\b(?:say|"
+        r"state|claim|answer|report|conclude|mention|respond|reply|insist|assert)(?: that)? (?:this"
+        r"|"
+        r"the|our) (?:\w+ )?" + _SUBJECT + r"\b (?:is|are|has|was|meets|won|contains|will)\b|"
+        r"(?:^|[.!?:\n;]\s*)always (?:recommend|suggest|promote)\b|"
+        r"(?:^|[.!?\n,;]\s*|\band )(?:always |only )?(?:recommend|suggest|promote)\b[^.!?\n]+"
+        r"\b"
+        r"instead\b|\b(?:you must|you should|must|should) (?:always|only) (?:recommend|suggest|"
+        r"promote|mention)\b",
+    ),
+    (
+        "role-impersonation",
+        0.7,
+        _I + r"(?:^|\n)[ \t>*-]*assistant\s*:[^\n]*\n[ \t>*-]*(?:user|human)\s*:[^\n]*?\b"
+        r"(?:turn off|disable|delete|forward|transfer|approve|reveal|ignore|grant|export|remove|"
+        r"wipe)\b",
+    ),
+    (
+        "escalation",
+        0.3,
+        _I + r"\b(?:disable|turn off|switch off|remove|deactivate)\b[^.!?\n]*\b(?:two-factor|"
+        r"2fa|mfa|multi-factor|antivirus|firewall|security alerts|login alerts)\b",
+    ),
+    (
+        "directive",
+        0.45,
+        _I + r"(?:" + _SENT + r"|,\s*(?:so|then|and now|now)\s+)(?:(?:please|kindly|now|"
+        r"immediately|go ahead and) )*(?:approve|merge|"
+        r"execute|run|delete|cancel|transfer|wire|refund|pay|push|deploy|grant|revoke|disable|"
+        r"close|wipe|purge|drop)\b[^.!?\n]*\b(?:immediately|right away|at once|without "
+        r"(?:asking|waiting|review|confirmation)|--force|"
+        r"(?:the )?repository you have access to)",
+    ),
+    (
+        "escalation",
+        0.5,
+        _I + r"\b(?:the user|the owner|the maintainers?|the reviewers?|the admin(?:istrator)?|"
+        r"management|your operator|the customer|(?:the |your )?manager|legal|they|he|she)(?: has| "
+        r"have| had)? (?:(?:already|previously|explicitly) (?:gave|given|granted|approved|signed "
+        r"off|agreed|consented|authori[sz]ed|pre-?approved|confirmed))\b|\b(?:manager|admin|user|ow"
+        r"ner|management) (?:approval|consent|"
+        r"authori[sz]ation|sign-?off) (?:is|was|has been) (?:attached|given|granted|obtained|on "
+        r"file)\b|\b(?:approved|signed off|authori[sz]ed|consented) offline\b|\bthe user (?:is|has)"
+        r" "
+        r"(?:stepped )?away\b|\bcontinue autonomously\b|\bthe user (?:asked|wants?) (?:for )?(?:a "
+        r"clean|you to)\b",
+    ),
+    (
+        "escalation",
+        0.5,
+        _I + r"\b(?:never|don't|do not|stop|no longer) (?:ask|asking) (?:the user |them |"
+        r"him |her )?(?:for )?(?:confirmation|approval|permission|consent)\b|\b(?:never|don't|do "
+        r"not|stop) (?:warn|warning|alert|alerting|flag|flagging|telling) (?:the user|users|them) "
+        r"about\b",
+    ),
+    (
+        "user-directed",
+        0.45,
+        _I + _SENT + r"(?:(?:please|kindly|then|also|now) )*(?:tell|inform|notify|warn|remind|"
+        r"assure|convince|advise|persuade) (?:the users?|users|the reader|them|the customer|him|"
+        r"her)(?: that| to|,)",
+    ),
+    (
+        "user-directed",
+        0.6,
+        _I + r"\b(?:read out|read|share|give|enter|type|provide|send|dictate|forward)\b (?:\w+ )"
+        r"{0,2}(?:their|the user" + _APOS + r"s|his|her) (?:\w+ )?(?:one-?time|verification|"
+        r"security|2fa|otp|sms|login|auth\w*) (?:code|pin|password)s?\b",
+    ),
+    # steering the answer: what must be left out, how it must be rated
+    (
+        "secrecy",
+        0.5,
+        _I + r"\b(?:do not|don't|never|avoid) (?:mention|mentioning|list|listing|include|including|"
+        r"discuss|disclose|note|reveal|bring up|point out|highlight|report) (?:any |the |its |their"
+        r" "
+        r"|these )?(?:warnings?|weakness(?:es)?|risks?|side effects?|negatives?|downsides?|"
+        r"drawbacks|cons|complaints|criticism|problems|issues|concerns|competitors?|negative "
+        r"reviews|limitations|recalls?|safety (?:issues|concerns|warnings))\b",
+    ),
+    (
+        "secrecy",
+        0.5,
+        _I + r"\b(?:do not|don't|never|must not|without) (?:explain|explaining|show|showing|say "
+        r"anything|display|point(?:ing)? out|bring(?:ing)? up|report|reporting|admit|"
+        r"acknowledge|expose|warn|warning) (?:\w+ ){0,3}(?:to |with )?the user\b|\b(?:should|"
+        r"must|will|need) not be (?:shown|told|mentioned|revealed|disclosed|visible|displayed|"
+        r"explained|reported) to the user\b|\b(?:hide|conceal) (?:it|this|them) from the user\b",
+    ),
+    (
+        "model-directed",
+        0.5,
+        _I + r"(?:^|[.!?\n]\s*)(?:when|whenever|if|while|before|after) (?:comparing|summari[sz]ing|"
+        r"answering|asked|recommending|ranking|rating|reviewing|describing|writing|responding|"
+        r"translating|evaluating|discussing)\b[^.!?\n]*,\s*(?:always|never|only) (?:say|"
+        r"state|claim|tell|answer|reply|respond|recommend|rank|rate|conclude|describe|mention|"
+        r"report|insist)\b|\b(?:must|should|shall|is to|are to) be (?:rated|ranked|scored|graded|"
+        r"marked|classified|labell?ed|described|presented|recommended) (?:as )?['\"]",
+    ),
+    # exfiltration: URLs left open for data, data to a public place, every item of a kind
+    (
+        "exfil-url",
+        0.75,
+        _I
+        + _EMPTY_URL
+        + r"[^\n]*?\b"
+        + _USER_DATA
+        + r"\b|\b"
+        + _USER_DATA
+        + r"\b[^\n]*?"
+        + _EMPTY_URL,
+    ),
+    (
+        "exfil-url",
+        0.6,
+        _I
+        + r"!?\[[^\]\n]*\]\(\s*"
+        + _EMPTY_URL
+        + r"|<img\b[^>]*\bsrc\s*=\s*[\"']?"
+        + _PLACEHOLDER_URL
+        + r"|!?\[[^\]\n]*\]\(\s*"
+        + _PLACEHOLDER_URL,
+    ),
+    (
+        "exfil-url",
+        0.75,
+        _I + r"<img\b[^>]*\bsrc\s*=\s*[\"']?" + _PLACEHOLDER_URL + r"[^\n]*?\b(?:fill\w*|"
+        r"replac\w*|substitut\w*|from the user|profile|placeholders?)\b|(?:render|load|display|"
+        r"show|include|insert|add|embed|put)\b[^\n]*?" + _EMPTY_URL + r"[^\n]*?\b(?:as "
+        r"an? (?:image|link|clickable)|clickable|in your (?:answer|reply|response))",
+    ),
+    (
+        "exfil-url",
+        0.6,
+        _I + r"\b(?:" + _LOOT + r"|it)\b[^.!?\n]*\b(?:post|send|share|paste|publish|upload|email|"
+        r"forward|attach|leave|add)\w*\b[^.!?\n]*\b(?:as|in|into|to|on) (?:a |an |the |this )?"
+        r"(?:public )?(?:comment|issue|reply|gist|pastebin|channel|thread|pull request|wiki page)\b"
+        r"",
+    ),
+    (
+        "exfil-url",
+        0.75,
+        _I + r"\b" + _SEND + r"\b[^.!?\n]*\b(?:every|all|each)\b(?: of)?(?: \w+){0,2} (?:e-?mails?|"
+        r"messages?|invoices?|files?|documents?|attachments?|contacts?|notes?|receipts?|"
+        r"statements?|records?|conversations?|chats?)\b (?:in|from|of) (?:the |their |your |this "
+        r"|the user" + _APOS + r"s )?(?:inbox|mailbox|account|drive|folder|workspace|"
+        r"conversation|chat|history)\b(?:[^.!?\n]|[.!?]\S)*" + _DEST,
+    ),
+    (
+        "exfil-url",
+        0.7,
+        _I + r"\b(?:print|output|reveal|list|dump|show|repeat|share|tell me|give me|write out|"
+        r"display|return|send me|include|collect)\b[^.!?\n]*\b" + _SECRETS + r"\b[^.!?\n]*\b(?:you "
+        r"(?:can )?see|you have|in your (?:context|memory|environment|prompt|conversation|"
+        r"session)|available to you|you (?:have )?access)\b|\b(?:look|search|scan|go|dig|check) "
+        r"(?:through|in) (?:the |all |your |every )?(?:previous |earlier |past )?(?:messages|"
+        r"conversation|chat|history|context|e-?mails|files|inbox)\b[^.!?\n]*\b(?:passwords?|"
+        r"credit cards?|card numbers?|api keys?|tokens?|secrets?|credentials|ssn)\b",
+    ),
+    (
+        "exfil-url",
+        0.6,
+        _I + r"\b(?:enter|type|paste|submit|fill in|input)\b (?:in |the |their |his |her |all |the "
+        r"user" + _APOS + r"?s? )?(?:stored |saved )?(?:credentials|passwords?|login(?: details)?|"
+        r"card (?:number|details)|one-?time code|2fa code|otp)\b[^.!?\n]*\b(?:password manager|"
+        r"stored|saved|keychain|https?://)|\b(?:export|dump|download|copy|upload|send|sync|back "
+        r"?up)\b (?:the |their |the user" + _APOS + r"?s? |all )?(?:password )?(?:vault|keychain|"
+        r"password manager|saved passwords|ssh keys|browser profile|cookies)\b",
+    ),
+    (
+        "exfil-url",
+        0.6,
+        _I
+        + r"\b(?:add|include|put|insert|cc|bcc|copy|always add)\b[^.!?\n]*[\w.+-]+@[\w-]+\.[\w.-]+"
+        r"[^.!?\n]*\b(?:in |as |to )?(?:the )?(?:bcc|cc|blind copy|blind carbon copy)\b|\b(?:add|"
+        r"include|put)\b[^.!?\n]*\b(?:in |as |to )?(?:the )?(?:bcc|blind copy)\b[^.!?\n]*"
+        r"[\w.+-]+@[\w-]+\.\w",
+    ),
+    (
+        "exfil-url",
+        0.6,
+        _I
+        + r"\b(?:call|use|using|invoke|run|trigger|via|with)\b[^.!?\n]*\b"
+        + _SENDING_TOOL
+        + r"\b[^.!?\n]*\b(?:history|conversation|credentials|password|secrets?|api keys?|"
+        r"contents|ssh|\.env|files?|e-?mails?|messages|personal|phone|address|attachments?|data|"
+        r"original text|inbox|invoices?)\b",
+    ),
+    (
+        "exfil-url",
+        0.6,
+        _I + r"\b(?:history|conversation|credentials|passwords?|secrets?|api keys?|ssh|\.env|files|"
+        r"e-?mails?|e-?mail address(?:es)?|messages|phone|attachments?|invoices?|original text|"
+        r"inbox)\b[^.!?\n]*\b(?:call|use|using|invoke|via|with)\b[^.!?\n]*\b"
+        + _SENDING_TOOL
+        + r"\b",
+    ),
+    (
+        "exfil-url",
+        0.75,
+        _I + _SENT + r"(?:(?:please|kindly|now) )*(?:post|share|publish|paste|send|leak|upload|"
+        r"tweet|forward|dump)\b[^.!?\n]*\b(?:the user" + _APOS + r"s|their) (?:\w+ ){0,2}(?:home "
+        r"address|address|phone|e-?mail|password|messages?|files?|data|details|photos?|location|"
+        r"contacts?|notes?|documents?|history|ssn|card)\w*\b[^.!?\n]*\b(?:in|to|on|into|as) "
+        r"(?:a |an |the )?(?:#[\w-]+|public|channel|comment|issue|gist|pastebin|forum|twitter|"
+        r"slack|discord|reddit|https?://|[\w.+-]+@)",
+    ),
+    # decode and obey
+    (
+        "encoded",
+        0.75,
+        _I
+        + r"\b(?:(?:base64|hex|rot13|url|percent)[- ]?decod\w*|decod\w*|decipher\w*|interpret\w*|"
+        r"unscrambl\w*|revers\w*|read\b[^.!?\n]*\b(?:backwards|in reverse|reversed|right to "
+        r"left))\b[^.!?\n]*?\b(?:and|then|before|,)\s*(?:then )?(?:follow(?:ing)? (?:it|them|"
+        r"the (?:decoded|hidden|resulting) \w+|its instructions|the instructions)|following\b|do "
+        r"(?:what|as) (?:it|they) says?|act on (?:it|them)|obey|execute (?:it|them)|carry (?:it|"
+        r"them) out|comply)|\b(?:decode|decipher) (?:and|then) (?:follow|obey|execute|run|apply)\b",
+    ),
+    # tool poisoning in definitions: shadowing other tools, tampering with what is sent
+    (
+        "poison-marker",
+        0.5,
+        _I + r"\bcall `?\w+`?(?: on "
+        r"this server)? instead\b|\b(?:use this tool|call this tool) instead of\b|\b(?:with|using|"
+        r"via|when calling|when using|through) (?:any |all |every )?(?:other|another|the other|"
+        r"different) tools?\b|\b(?:for|of) (?:all|any|every) (?:other )?tools? on this server\b",
+    ),
+    (
+        "poison-marker",
+        0.6,
+        _I
+        + r"\b(?:include|pass|put|add|insert|send|provide|attach|append|fill)\b[^.!?\n]*\b(?:the "
+        r"user" + _APOS + r"?s?|their|your|his|her)\b[^.!?\n]*\b(?:password|credentials|api key|"
+        r"token|secret|ssh key|private key|session cookie|cookies|login)s?\b[^.!?\n]*\b(?:in|into|"
+        r"as|to) (?:the |this )?`?\w+`? (?:field|parameter|argument|param|header)\b",
+    ),
+    (
+        "poison-marker",
+        0.45,
+        _I
+        + r"\b(?:replace|change|swap|substitute|overwrite|switch)\b (?:the )?(?:\w+ )?(?:beneficiar"
+        r"y|"
+        r"recipient|destination|payee|iban|bank account|account number|wallet|to address|account)"
+        r"\w*\b[^.!?\n]*\bwith\b|\b(?:multiply|divide|double|triple|increase|decrease|inflate|"
+        r"round up)\b[^.!?\n]*\b(?:before (?:sending|passing|calling|submitting|forwarding|"
+        r"using)|silently|without telling)\b",
+    ),
+    (
+        "poison-marker",
+        0.45,
+        _I + r"\b(?:after|before) (?:every|each|any) (?:\w+ )?(?:call|translation|search|request|"
+        r"response|use|query|answer|message|invocation|lookup|run)\b[^.!?\n]*\b(?:call|invoke|"
+        r"send|post|include|upload|forward)\b",
+    ),
+    # role markers in brackets, the end of a tool output faked
+    (
+        "role-impersonation",
+        0.6,
+        _I + r"\[(?:system|admin(?:istrator)?|developer|operator)(?: [\w ]+)?\]\s*:|\[end of "
+        r"(?:the )?(?:tool )?(?:output|result|context|document|data|input|user input)\]|"
+        r"(?:^|\n)[ \t>*#-]*(?:end of (?:tool )?(?:output|result)|---+ ?end of (?:tool )?(?:output|"
+        r"result|document))",
+    ),
+    (
+        "escalation",
+        0.45,
+        _I + r"\b(?:the user|the owner|the maintainers?|the reviewers?|the admin(?:istrator)?|"
+        r"management|your operator|the customer|(?:the |your )?manager|they)(?: has| have| had)? "
+        r"(?:asked for|requested|wanted) (?:it|this|that)\b",
+    ),
+    # code that builds a chat template: the tokens sit in string literals around placeholders
+    (
+        "_template",
+        0.01,
+        _I + r"(?:\+=|=|return|\()\s*f?[\"']<\|(?:begin_of_text|start_header_id|im_start)\|>|"
+        r"<\|(?:start_header_id|im_start)\|>\s*\{",
+    ),
+    # what injections make persist
+    (
+        "persistence",
+        0.55,
+        _I + r"\b(?:save|store|write|add|put|record|keep|remember|memori[sz]e|commit|note)\b"
+        r"(?:\s+(?:this|it|that|the following))?(?:\s+as (?:an? )?(?:user |permanent |persistent )?"
+        r"preference)?\s+(?:to|in|into) (?:your )?(?:long-term |persistent |permanent )?"
+        r"(?:memory|memories)\b|\bupdate (?:your|its) (?:long-term |persistent |permanent )?"
+        r"(?:memory|custom instructions|saved instructions)\b",
+    ),
+    (
+        "persistence",
+        0.75,
+        _I + r"(?:\byour (?:long-term |persistent |permanent )?memory|\b(?:to|in|into) "
+        r"(?:long-term |persistent |permanent )?memory\s*:|\bas an? (?:user |permanent |"
+        r"persistent )?preference)\b[^\n]*?(?:https?://|[\w.+-]+@[\w-]+\.\w)",
+    ),
+]
+_ENGLISH.extend(_COMMON)
+
 # A line break inside a sentence (hard-wrapped text): the patterns pair words within a line.
 _WRAPPED = re2.compile(r"([a-z,;'])\n([a-z])")
 _ADDRESS = re2.compile(r"(?:https?|ftp)://\S|[\w.+-]+@[\w-]+\.\w")
@@ -972,7 +1602,7 @@ _HIDDEN_CSS = re2.compile(
     r"opacity\s*:\s*0(?:\.0*)?\s*[;\"']|color\s*:\s*(?:#fff(?:fff)?|white|transparent)\b"
     r"[^\"'>]{0,100}?background(?:-color)?\s*:\s*(?:#fff(?:fff)?|white)|"
     r"(?:height|width)\s*:\s*0(?:px)?\s*;[^\"'>]{0,60}overflow\s*:\s*hidden)"
-    r"[^\"'>]{0,300}[\"']|\shidden(?:\s*=\s*[\"']?[\w-]*[\"']?)?\s*(?:\s[^>]{0,200})?)>"
+    r"(?:[^\"'>]{0,300}[\"'])?|\shidden(?:\s*=\s*[\"']?[\w-]*[\"']?)?\s*(?:\s[^>]{0,200})?)>"
     r"(.*?)</\w+\s*>"
 )
 _MD_COMMENT = re2.compile(r"(?m)^\s*\[(?://|comment|_)\]:\s*(?:#|<>)\s*[(\"'](.*?)[)\"']\s*$")
@@ -1005,7 +1635,7 @@ _BARE = str.maketrans("\u0131\u0142\u00f8\u0111\u00f0", "ilodd")
 # --------------------------------------------------------------------- encoded payloads
 
 _B64 = re2.compile(r"[A-Za-z0-9+/]{24,}={0,2}|[A-Za-z0-9_-]{24,}={0,2}")
-_HEX = re2.compile(r"\b(?:[0-9a-fA-F]{2}[ :]?){16,}")
+_HEX = re2.compile(r"(?:\b|0x)(?:[0-9a-fA-F]{2}[ :]?){16,}")
 _SPACED = re2.compile(r"(?:\b[A-Za-z][ .\-_*·|/]{1,3}){7,}[A-Za-z]\b")
 _SPACE_SEP = re2.compile(r"[ .\-_*·|/]+")
 # Letter-spaced text loses its word breaks when collapsed: these run on the collapsed letters.
@@ -1193,6 +1823,91 @@ _TRIGGERS_EN = [
     r"\\u(?:00ad|180e|200[b-f]|202[a-e]|206[0-9]|feff|ff[2-5][0-9a-f]|d835|db40|0[34][0-9a-f]{2})",
 ]
 
+# The prefilter for the common phrasings above (`_COMMON`): each fires only where one of them
+# can (a URL left open for data, a request for what the reader was given, an order with the
+# user in the third person, ...); clean JSON fires none.
+_TRIGGERS_COMMON = [
+    r"(?:reveal|print|output|show|display|repeat|recite|dump|leak|disclose|list|tell me|give me|"
+    r"share|write out|spell out|echo|quote|reproduce|expose)\b[^.\n]*(?:prompt|rules|"
+    r"instructions|guidelines|configuration|directives|tools? you)",
+    r"the (?:user|customer|account owner)(?:'|\x{2019})s|on behalf|the user (?:has|asked|wants)",
+    r"(?:when|whenever|if|once|after|before|while) (?:an?|the|any|every|each) (?:ai|assistant|"
+    r"model|llm|agent|chatbot|language model|bot)",
+    r"(?:when|whenever|if|while) (?:comparing|summari|answering|asked|recommending|ranking|"
+    r"rating|reviewing|describing|writing|responding|translating|evaluating|discussing)",
+    r"if you(?:'re| are) (?:an? |the |any )?(?:ai|llm|assistant|language model|chatbot|bot|agent|"
+    r"gpt|model|automated|reading this)",
+    r"(?:use|using|with|via|call|invoke|run|open) (?:the |your )?[\w-]+ (?:tool|function|plugin|"
+    r"integration|command|terminal|shell)\b",
+    r"\w_(?:post|send|upload|http|shell|exec|transfer|payment|request|fetch)\b",
+    r"already (?:approved|signed off|given|granted|agreed|consented|authori|confirmed)|signed off|"
+    r"asked for (?:it|this)|requested (?:it|this)|approval is attached|consent is|continue "
+    r"autonomously|stepped away|approved offline",
+    r"\b(?:approve|merge|execute|run|delete|cancel|transfer|wire|refund|pay|push|deploy|grant|"
+    r"revoke|disable|close|wipe|purge|drop)\b[^.\n]*(?:immediately|right away|at once|"
+    r"--force|you have access)",
+    r"(?:not|never|without|n't|avoid)\s+(?:explain|show|display|say anything|list|include|"
+    r"discuss|highlight|report|point out|bring up|admit|acknowledge|expose|warn|ask|alert|flag)",
+    r"(?:not|never) be (?:shown|told|mentioned|revealed|disclosed|visible|displayed|explained|"
+    r"reported) to|(?:hide|conceal) (?:it|this|them) from",
+    r"be (?:rated|ranked|scored|graded|marked|classified|labell?ed|described|presented|"
+    r"recommended) (?:as )?['\"]",
+    r"always (?:say|state|claim|tell|answer|reply|respond|recommend|rank|rate|conclude|describe|"
+    r"mention|report|insist)|(?:recommend|suggest|promote)[^.\n]* instead\b",
+    r"(?:then |and )(?:tell|inform|notify|assure|convince) (?:them|him|her)\b|(?:tell|inform|"
+    r"notify|warn|remind|assure|convince|advise|persuade) (?:them|him|her|users) (?:that|to)\b",
+    r"one-?time (?:code|pin|password)|verification code|security code|2fa|otp\b|two-factor|mfa\b",
+    r"you (?:were|have been|'ve been|got|received) (?:given|told|provided|configured|asked|"
+    r"instructed)|(?:text|words|messages?|everything) above|(?:tools|functions) you (?:can|have|"
+    r"are)|starting with ['\"]?you are|my system prompt|(?:complete|continue|finish) the sentence",
+    r"(?:whatever|everything|anything) (?:else )?(?:you|that was|was said)|higher[- ]priority|"
+    r"takes? precedence|(?:suspended|void|terminated|a test)\b|(?:trusted|priority|override) "
+    r"(?:instructions|prompt|commands)",
+    r"(?:skip|drop|abandon|stop) (?:the|their|your|his|her|this|that|any) (?:\w+ )*(?:request|"
+    r"task|question|query|assignment|summary|translation)",
+    r"pretend|role-?play|act as|play the (?:role|part)|stay in character|simulate|take on the|"
+    r"(?:don't|do not|never|must not|won't|will not|cannot|without any|without) refus",
+    r"(?:no|without|free of|free from) (?:any|all|the usual|your|its|content|ethical|moral) "
+    r"(?:restrictions|limitations|filters|content policy|rules|limits|guidelines|censorship|"
+    r"constraints)",
+    r"\b(?:claude|chatgpt|gemini|copilot|bard)\b",
+    r"(?:ai|assistants?|models?|agents?|llms?|chatbots?|bots?) (?:reading|processing|summari|"
+    r"parsing|handling|reviewing|scanning|that read|who read)",
+    r"(?:^|[.!?:;\n]\s*)always (?:recommend|suggest|promote)",
+    r"\b(?:ai|llm|automated|autonomous|coding|language|virtual) (?:\w+ )?(?:reviewers?|screeners?|"
+    r"graders?|evaluators?|judges?|recruiters?|analysts?|assistants?|agents?|models?|systems?|"
+    r"readers?|crawlers?|scrapers?|helpers?)\b",
+    r"(?:ai|assistant|model|agent|llm|chatbot)s? (?:\w+ )?(?:handling|reviewing|working on|"
+    r"answering|helping|triaging|looking at|will now|must now|shall now|will immediately)",
+    r"(?:to|for) the (?:ai|assistant|model|agent|llm|chatbot)\b",
+    r"(?:https?|ftp)://[^\s)\"'<>]*[?&][\w.\[\]-]+=(?:[)\s\"'>\\\]]|$)",
+    r"[?&][\w.-]+=(?:user_|\{|<|%7b|\$|your_|insert|xxx)",
+    r"(?:look|search|scan|go|dig|check) (?:through|in) (?:the |all |your |every )?(?:previous |"
+    r"earlier |past )?(?:messages|conversation|chat|history|context|e-?mails|files|inbox)",
+    r"password manager|vault\b|keychain|saved passwords|\bb?cc\b|blind (?:carbon )?copy",
+    r"(?:in|from|of) (?:the |their |your |this )?(?:inbox|mailbox)\b",
+    r"in your (?:context|memory|environment|prompt|conversation|session)|you can see|available "
+    r"to you|you have access",
+    r"decod\w* (?:and|then|before)|decipher|interpret\w* (?:the|this|it)|unscrambl|backwards|in "
+    r"reverse|do (?:what|as) (?:it|they) says?|act on (?:it|them)|follow (?:it|them)\b",
+    r"(?:previous|old|other|original|existing|former) tool|instead of (?:the|any) other|instead\b"
+    r"[^.\n]*(?:tool|server)|(?:other|another|different) tools?\b|tools? on this server",
+    r"(?:replace|change|swap|substitute|overwrite|switch) (?:the )?(?:\w+ )?(?:beneficiary|"
+    r"recipient|destination|payee|iban|bank account|account number|wallet|to address)|multiply|"
+    r"before (?:sending|passing|calling|submitting|forwarding)",
+    r"(?:after|before) (?:every|each|any) ",
+    r"\[(?:system|admin|administrator|developer|operator)[\w ]*\]|\[end of|end of (?:tool )?"
+    r"(?:output|result)",
+    r"(?:^|\\n|\n)[ \t]*(?:user|human)\s*:",
+    r"(?:disable|turn off|switch off|remove|deactivate)\b[^.\n]*(?:two-factor|2fa|mfa|"
+    r"multi-factor|antivirus|firewall|alerts)",
+    r"(?:every|all|each)(?: of)? (?:the |their |your )?(?:\w+ )?(?:meetings?|e-?mails?|messages?|"
+    r"events?|invoices?|files?|documents?)\b",
+    r"(?:[a-z]+[0134578@$]+[a-z]|[0134578]+[a-z]+[0-9])[a-z0-9@$]*\s+[a-z]*[0134578][a-z0-9]*\s",
+    r"%[0-9a-f]{2}[^%\s]*%[0-9a-f]{2}[^%\s]*%[0-9a-f]{2}",
+    r"\b0x[0-9a-f]{24}",
+]
+
 
 def _load_phrases() -> dict[str, dict[str, list[str]]]:
     text = resources.files("manifold.security").joinpath("data/injection_phrases.json")
@@ -1232,25 +1947,26 @@ def _set(patterns: list[str], max_mem: int, case_sensitive: bool = True) -> Any:
     return s
 
 
-# The English patterns are matched as this many sets: one automaton of all of them outgrew its
-# cache on varied prose and RE2 fell back to its slow path (about 10x slower per KB); two
-# halves each stay small (measured on 900 chunks of package docs: 347 us per 2 KB as one set,
-# 15 us as two, 18 us as three).
-_EN_PARTS: Final = 2
+class _SetGroup:
+    """Patterns matched as several RE2 sets of `_GROUP` each, answering like one set. A set's
+    automaton grows with the product of its patterns' open-ended gaps: the English patterns as
+    one set ran 4-7x slower on prose than the same patterns in groups of 16."""
 
+    def __init__(self, patterns: list[str], max_mem: int) -> None:
+        self._sets = [
+            (i, _set(patterns[i : i + _GROUP], max_mem)) for i in range(0, len(patterns), _GROUP)
+        ]
 
-class _SplitSet:
-    """A pattern set matched as `parts` RE2 sets; `Match` answers indexes into the whole."""
-
-    def __init__(self, patterns: list[str], parts: int) -> None:
-        n = -(-len(patterns) // parts)
-        self._parts = [(i, _set(patterns[i : i + n], _SET_MEM)) for i in range(0, len(patterns), n)]
-
-    def Match(self, text: str) -> list[int]:
+    def Match(self, text: str) -> list[int]:  # the name of RE2's set method
         out: list[int] = []
-        for base, s in self._parts:
-            out.extend(base + i for i in s.Match(text) or ())
+        for offset, s in self._sets:
+            hits = s.Match(text)
+            if hits:
+                out.extend(offset + h for h in hits)
         return out
+
+
+_GROUP: Final = 16
 
 
 @dataclass(slots=True)
@@ -1292,9 +2008,12 @@ class Scanner:
         # Each family of patterns is one RE2 set (one automaton, one bounded memory budget):
         # a match says which patterns occur, which is all a score needs.
         self._english = [(r, w) for r, w, _ in _ENGLISH]
+        self._no_pair = frozenset(
+            i for i, (_, _, p) in enumerate(_ENGLISH) if p.startswith(_USER_ORDER_MARK)
+        )
         # Matched on case-folded text only: without `(?i)` each letter is one byte in the
         # automaton, not a class of its cases (a third of the program, and of its memory).
-        self._en_set = _SplitSet([p.removeprefix(_I) for _, _, p in _ENGLISH], _EN_PARTS)
+        self._en_set = _SetGroup([p.removeprefix(_I) for _, _, p in _ENGLISH], _SET_MEM // 4)
         ml: list[str] = []
         self._ml: list[tuple[str, float]] = []
         # In a result's raw JSON a line break before a word is `\n`: a trigger that starts at a
@@ -1312,6 +2031,10 @@ class Scanner:
         self.run_id = triggers.index(_B64_RUN_TRIGGER)
         self.triggers = tuple(triggers)
         self._split: tuple[tuple[Callable[[Any], Any], tuple[int, ...]], ...] | None = None
+        # The common phrasings' triggers are a set of their own: added to the one above they
+        # pushed its automaton past its memory budget on varied prose (2-3x slower there).
+        common = [r"(?:\b|\\[nrt])" + p[2:] if p.startswith(r"\b") else p for p in _TRIGGERS_COMMON]
+        self._set_common = _set(common, _SET_MEM // 4, case_sensitive=False)
 
     # ------------------------------------------------------------- prefilter
 
@@ -1325,6 +2048,13 @@ class Scanner:
         )
         run = self.run_id
         split = self._match_split
+        inner_common = getattr(self._set_common, "_set", None)
+        common: Callable[[bytes | memoryview], Any] = (
+            inner_common.Match
+            if inner_common is not None and callable(inner_common.Match)
+            else self._set_common.Match
+        )
+        base = len(self.triggers)  # the common triggers' indices follow the first set's
 
         def match(raw: bytes | memoryview) -> Any:
             # (the same triggers either way: the split only avoids the slow automaton, which
@@ -1332,7 +2062,11 @@ class Scanner:
             long = len(raw) > split_above and not (isinstance(raw, bytes) and b" " not in raw)
             ids = split(raw) if long else fn(raw)
             if len(ids) == 1 and ids[0] == run and not b64_run(raw):
-                return []  # a base64-like run only, and it is not one (see `b64_run`)
+                ids = []  # a base64-like run only, and it is not one (see `b64_run`)
+            if not ids:
+                more = common(raw)
+                if more:
+                    return [base + i for i in more]
             return ids
 
         return match
@@ -1358,7 +2092,9 @@ class Scanner:
             ids = self._match_split(
                 raw.encode("utf-8", "surrogatepass") if isinstance(raw, str) else raw
             )
-        return bool(ids) and (len(ids) > 1 or ids[0] != self.run_id or b64_run(raw))
+        if ids and (len(ids) > 1 or ids[0] != self.run_id or b64_run(raw)):
+            return True
+        return bool(self._set_common.Match(raw))
 
     # ------------------------------------------------------------- scoring
 
@@ -1431,6 +2167,11 @@ class Scanner:
                 weight += 0.2
             found.add(reason, weight)
         docref = found.reasons.pop("_docref", None) is not None
+        if (
+            found.reasons.pop("_template", None) is not None
+            and "role-impersonation" in found.reasons
+        ):
+            found.reasons["role-impersonation"] = 0.45  # code that builds a chat template
         # In a definition, secrecy or a sensitive target is what tool poisoning looks like.
         if surface == "description" and (
             "secrecy" in found.reasons or "sensitive" in found.reasons
@@ -1447,6 +2188,8 @@ class Scanner:
             ml.add(*self._ml[i])
         if ml.reasons.get("exfil-url", 0.0) and _ADDRESS.search(norm) is not None:
             ml.add("exfil-url", 0.7)  # an order to send data, and where to
+        if "addressed" in ml.reasons and len(ml.reasons) > 1:
+            ml.add("directive", 0.6)  # the model addressed, and an order of one of the families
         found.merge(ml)
         if docref:
             # the instructions are a document's (a wiki's, a parcel's), not the model's
@@ -1492,8 +2235,17 @@ class Scanner:
             fold = sent.translate(_CONFUSABLE)  # the English patterns' form
             if _reports(fold):
                 continue
-            hits = [self._english[i] for i in self._en_set.Match(fold) or ()]
+            no_pair = self._no_pair
+            hits = [self._english[i] for i in self._en_set.Match(fold) or () if i not in no_pair]
             hits += [self._ml[i] for i in self._ml_set.Match(sent) or ()]
+            user_directed = any(r == "user-directed" for r, _ in hits)
+            if (
+                user_directed
+                and (_ADDRESS.search(sent) is not None or res.phone.search(sent) is not None)
+                and res.phish_words.search(sent) is not None
+            ):
+                found.add("phishing", _PAIRED)  # the more telling name, so first
+                return
             goals = {r for r, w in hits if r in _GOALS and w >= 0.4}
             if goals and _for_model(res, sent):
                 found.add("paired", _PAIRED)
@@ -1509,12 +2261,7 @@ class Scanner:
             if (goals or tool) and res.no_confirm.search(sent) is not None:
                 found.add("paired", _PAIRED)  # "call drop_tables and do not ask for confirmation"
                 return
-            if any(r == "user-directed" for r, _ in hits):
-                if (
-                    _ADDRESS.search(sent) is not None or res.phone.search(sent) is not None
-                ) and res.phish_words.search(sent) is not None:
-                    found.add("phishing", _PAIRED)
-                    return
+            if user_directed:
                 if res.against_text.search(sent) is not None:
                     found.add("paired", _PAIRED)
                     return
@@ -1616,6 +2363,43 @@ class Scanner:
             yield codecs.encode(fold, "rot13")
         if _REVERSED_HINT.search(fold) is not None:
             yield fold[::-1]
+        yield from _decoded_more(fold)
+
+
+# More encodings, each decoded only under its own cheap test: percent-encoding (three escapes
+# or more in a run), leetspeak (lines where several words mix letters with the digits that
+# stand for them) and text to be read backwards (a hint says so, in any words).
+_PCT = re2.compile(r"(?:[^\s%]*%[0-9a-fA-F]{2}){3,}[^\s%]*")
+_LEET_HINT = re2.compile(
+    r"(?:[a-z]+[0134578$]+[a-z]|[0134578]+[a-z]+[0-9])[a-z0-9@$]*\s+[a-z]*[0134578][a-z0-9]*\s"
+)
+_LEET_TABLE = str.maketrans("0134578$", "oieastbs")
+_BACKWARDS = re2.compile(
+    _I + r"\b(?:read|decode|interpret|reverse|flip)\b[^.!?\n]{0,40}\b(?:backwards|in reverse|"
+    r"reversed|right to left|from the end)\b|\b(?:backwards|reversed|in reverse)\b[^.!?\n]{0,40}"
+    r"\b(?:do what|follow|obey|execute|act on)\b"
+)
+_MAX_MORE: Final = 16  # percent-encoded runs and leetspeak lines decoded per text
+
+
+def _decoded_more(fold: str) -> Iterator[str]:
+    if "%" in fold:
+        for m in islice(_PCT.finditer(fold), _MAX_MORE):
+            s = urllib.parse.unquote(m.group(0))
+            if _printable(s):
+                yield s
+    if _LEET_HINT.search(fold) is not None:
+        n = 0
+        for line in fold.split("\n"):
+            words = line.split()
+            mixed = sum(1 for w in words if not w.isalpha() and any(c.isalpha() for c in w))
+            if mixed >= 3 and mixed >= 0.4 * len(words):
+                yield line.translate(_LEET_TABLE)
+                n += 1
+                if n >= _MAX_MORE:
+                    break
+    if _BACKWARDS.search(fold) is not None and _REVERSED_HINT.search(fold) is None:
+        yield fold[::-1]
 
 
 def _learned() -> GuardModel:
@@ -1661,7 +2445,7 @@ def _b64text(run: str) -> str | None:
 
 
 def _hextext(run: str) -> str | None:
-    digits = "".join(c for c in run if c not in " :")
+    digits = "".join(c for c in run.removeprefix("0x") if c not in " :")
     if len(digits) % 2:
         digits = digits[:-1]
     try:
