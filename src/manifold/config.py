@@ -751,8 +751,16 @@ def resilience_for(top: ResilienceConfig, own: UpstreamResilience | None) -> Ups
     return UpstreamResilience(**sections, tools=own.tools)
 
 
-GuardSurface = Literal["results", "descriptions", "resources", "prompts", "server_requests"]
-GUARD_SURFACES: tuple[GuardSurface, ...] = ("results", "descriptions", "resources", "prompts")
+GuardSurface = Literal[
+    "results", "descriptions", "resources", "prompts", "notifications", "server_requests"
+]
+GUARD_SURFACES: tuple[GuardSurface, ...] = (
+    "results",
+    "descriptions",
+    "resources",
+    "prompts",
+    "notifications",
+)
 
 
 class GuardConfig(_Strict):
@@ -766,7 +774,9 @@ class GuardConfig(_Strict):
     block: float = Field(default=0.7, gt=0.0, le=1.0)
     quarantine: float = Field(default=0.5, gt=0.0, le=1.0)
     # What is scored: tool results, definitions (tool / prompt / resource), resources/read
-    # contents, prompts/get messages, and server-to-client requests (sampling, elicitation).
+    # contents, prompts/get messages (each also when the upstream answers with a JSON-RPC
+    # error), log and progress notifications, and server-to-client requests (sampling,
+    # elicitation).
     surfaces: list[GuardSurface] = Field(default_factory=lambda: list(GUARD_SURFACES))
     # Upstreams (glob patterns on their names) whose text is not scored.
     trusted_upstreams: list[str] = Field(default_factory=list, max_length=1000)

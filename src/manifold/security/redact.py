@@ -62,6 +62,7 @@ from manifold.protocol import jsonrpc as rpc
 from manifold.security import secret_rules
 from manifold.security.lookalikes import FOLD, INVISIBLE
 from manifold.security.secret_rules import BUILTIN, NAMES, assignment_ok, secret_key
+from manifold.upstream.session import UpstreamError
 
 if TYPE_CHECKING:
     from manifold.config import GatewayConfig
@@ -866,7 +867,17 @@ class Redaction:
         for key in _OUT_KEYS.get(ctx.method, _META):
             if key in ctx.params:
                 self._outgoing(ctx, key)
-        res = await call_next(ctx)
+        try:
+            res = await call_next(ctx)
+        except UpstreamError as e:  # the upstream's own error answer, raised on its way out
+            err = {"message": e.message, "data": e.data}
+            if not self.r.fired(orjson.dumps(err)):
+                raise
+            new_err = self.r.value(err, self.r.keyed)
+            if new_err is err:
+                raise
+            log.debug("redacted secrets in an error from %s", ctx.exposed)
+            raise UpstreamError(e.code, str(new_err["message"]), new_err.get("data")) from None
         if res.error is not None:
             if self.r.fired(orjson.dumps(res.error)):
                 err = self.r.value(res.error, self.r.keyed)
