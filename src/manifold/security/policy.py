@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import fnmatch
 import logging
+import posixpath
 import re
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
@@ -143,7 +144,39 @@ class RegexSet:
         return hit
 
 
-def _value_test(c: PolicyArg, regexes: RegexSet) -> _Test:
+def _resolved(v: str) -> str | None:
+    """A path written with `.` / `..` segments or doubled slashes, resolved (`/tmp/../etc/x`
+    is `/etc/x` to the tool that opens it); None when there is nothing to resolve."""
+    if "/." not in v and "//" not in v and not v.startswith("."):
+        return None
+    r = posixpath.normpath(v)
+    return None if r == v else r
+
+
+def _pathwise(test: _Test, strict: bool) -> _Test:
+    """A glob or regex test that also judges a path-like value by its resolved form: for an
+    `allow` rule (`strict`) both forms must match, for the other actions either one does, so
+    `..` segments can neither slip past a deny nor stretch an allow."""
+    if strict:
+
+        def both(v: Any, m: _Memo) -> bool:
+            if not test(v, m):
+                return False
+            r = _resolved(v)
+            return r is None or test(r, m)
+
+        return both
+
+    def either(v: Any, m: _Memo) -> bool:
+        if test(v, m):
+            return True
+        r = _resolved(v) if isinstance(v, str) else None
+        return r is not None and test(r, m)
+
+    return either
+
+
+def _value_test(c: PolicyArg, regexes: RegexSet, strict: bool = False) -> _Test:
     fields = c.model_fields_set
     if "equals" in fields:
         want = c.equals
@@ -152,11 +185,11 @@ def _value_test(c: PolicyArg, regexes: RegexSet) -> _Test:
         return lambda v, _m: _same(v, want)
     if c.glob is not None:
         g = _glob(c.glob)
-        return lambda v, _m: isinstance(v, str) and g(v)
+        return _pathwise(lambda v, _m: isinstance(v, str) and g(v), strict)
     if c.regex is not None:
         i = regexes.add(c.regex)
         matches = regexes.matches
-        return lambda v, m: isinstance(v, str) and i in matches(v, m)
+        return _pathwise(lambda v, m: isinstance(v, str) and i in matches(v, m), strict)
     if "contains" in fields:
         item = c.contains
 
@@ -238,9 +271,9 @@ class ArgCheck:
     holds: Callable[[Any, _Memo], bool]
 
     @classmethod
-    def compile(cls, a: PolicyArg, regexes: RegexSet) -> ArgCheck:
+    def compile(cls, a: PolicyArg, regexes: RegexSet, strict: bool = False) -> ArgCheck:
         path = tuple(a.path.split("."))
-        test = _value_test(a, regexes)
+        test = _value_test(a, regexes, strict)
         return cls(path, test, a.path, _holds(path, test))
 
 
@@ -273,7 +306,7 @@ class Rule:
             dict(m.annotations),
             _glob(m.principal) if m.principal else None,
             _glob(m.client) if m.client else None,
-            tuple(ArgCheck.compile(a, regexes) for a in m.args),
+            tuple(ArgCheck.compile(a, regexes, r.action == "allow") for a in m.args),
         )
 
     def fits_tool(self, upstream: str, name: str, hints: dict[str, bool]) -> bool:
