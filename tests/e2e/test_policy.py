@@ -272,8 +272,17 @@ def test_policy_test_resolves_dot_segments_before_deciding(tmp_path: Path) -> No
 
     def decision(path: str) -> str:
         out = subprocess.run(
-            [MANIFOLD, "policy", "test", "-c", str(cfg), "--tool", "files__write_file"]
-            + ["--args", json.dumps({"path": path})],
+            [
+                MANIFOLD,
+                "policy",
+                "test",
+                "-c",
+                str(cfg),
+                "--tool",
+                "files__write_file",
+                "--args",
+                json.dumps({"path": path}),
+            ],
             capture_output=True,
             text=True,
             timeout=60,
