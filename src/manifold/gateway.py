@@ -342,6 +342,9 @@ class Gateway:
             if self._stopping:
                 raise RuntimeError("the gateway is stopping")
             diff = diff_configs(self.config, new)
+            if "security" in diff.needs_restart and self._reload_security(new):
+                diff.needs_restart.remove("security")
+                diff.live.append("security")
             for key in diff.needs_restart:
                 log.warning("config reload: %r changed: it applies after a restart", key)
             if diff.empty:
@@ -350,9 +353,13 @@ class Gateway:
             loaded = any(type(a).__module__.endswith(".overrides") for a in self.hooks.addons)
             if not loaded and any(u.overrides for u in new.enabled_upstreams.values()):
                 log.warning("config reload: tool overrides were off at start: restart to apply")
-            self.config = self.config.model_copy(
-                update={"upstreams": new.upstreams, "max_processes": new.max_processes}
-            )
+            update: dict[str, Any] = {
+                "upstreams": new.upstreams,
+                "max_processes": new.max_processes,
+            }
+            if "security" in diff.live:
+                update["security"] = new.security
+            self.config = self.config.model_copy(update=update)
             self.processes.limit = new.max_processes
             # Per-client upstreams reclaim idle client sessions through the front end's hook.
             reclaim = next((u.reclaim for u in self.upstreams.values() if u.reclaim), None)
@@ -386,6 +393,34 @@ class Gateway:
                     self.spawn(self._start_one(up))
             log.info("config reloaded: %s", diff.summary())
             return diff
+
+    def _reload_security(self, new: GatewayConfig) -> bool:
+        """Apply a changed `security.policy` / `security.guard` to the running addons (each
+        says whether it can); True when that covers every change to `security`. Nothing is
+        applied unless all of it can be."""
+        old = self.config.security
+        live = {"policy", "guard"}
+        if old.model_dump(exclude=live) != new.security.model_dump(exclude=live):
+            return False
+        addons = {type(a).__module__.rsplit(".", 1)[-1]: a for a in self.hooks.addons}
+        steps = []
+        for key in live:
+            before, after = getattr(old, key), getattr(new.security, key)
+            if before == after:
+                continue
+            addon = addons.get(key)
+            if addon is None or not hasattr(addon, "reconfigure"):
+                return False
+            steps.append((key, addon, before, after))
+        for key, addon, before, after in steps:
+            if not addon.reconfigure(after):
+                for undo_key, undo, undo_before, _ in steps:  # back to what ran before
+                    if undo_key == key:
+                        break
+                    undo.reconfigure(undo_before)
+                return False
+            log.warning("config reload: security.%s applied live", key)
+        return True
 
     # ----------------------------------------------------------------- SessionEvents
 

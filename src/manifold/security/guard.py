@@ -1655,6 +1655,25 @@ class Guard:
         """Where decisions that are not calls (a hidden definition) are audited."""
         self.audit_sink = sink
 
+    def reconfigure(self, cfg: GuardConfig) -> bool:
+        """A reloaded `security.guard`, applied live: mode, thresholds, surfaces, trusted
+        upstreams, `max_scan_chars` and `classifier` (the scanner is built again when either
+        of those two changed). False (nothing changed) when it needs a restart: the guard
+        turned off, or `server_requests` added or removed (a hook of its own)."""
+        if not cfg.enabled or ("server_requests" in cfg.surfaces) != isinstance(
+            self, GuardWithRequests
+        ):
+            return False
+        if (cfg.max_scan_chars, cfg.classifier) != (self.cfg.max_scan_chars, self.cfg.classifier):
+            self.scanner = Scanner(cfg.max_scan_chars, cfg.classifier)
+            self._match = self.scanner.match_fn()
+        self.cfg = cfg
+        self.enforce = cfg.mode == "enforce"
+        self.surfaces = frozenset(cfg.surfaces)
+        self._methods = frozenset(m for m, s in _SURFACE_OF_METHOD.items() if s in self.surfaces)
+        self._trusted = tuple(cfg.trusted_upstreams)
+        return True
+
     def trusted(self, upstream: str) -> bool:
         return any(fnmatch.fnmatchcase(upstream, g) for g in self._trusted)
 

@@ -477,8 +477,39 @@ class Policy:
     ) -> None:
         self.engine = PolicyEngine(cfg)
         self.enforce = cfg.mode == "enforce"
+        self.hide = self.enforce and cfg.hide_denied
         self.confirmer = confirmer
         self._catalog = catalog
+
+    def reconfigure(self, cfg: PolicyConfig) -> bool:
+        """A reloaded `security.policy`, applied live: the rules compiled again and taught the
+        tools the catalog lists now, the mode and the default. A call already decided goes on
+        under the old rules; the next one is decided by the new. False (nothing changed) when
+        it needs a restart: the policy turned off, a `confirm` action with no confirmer made at
+        start, or hiding turned on for an addon built without a listing hook."""
+        wants_confirm = cfg.default == "confirm" or any(r.action == "confirm" for r in cfg.rules)
+        hide = cfg.mode == "enforce" and cfg.hide_denied
+        if not cfg.on or (wants_confirm and self.confirmer is None):
+            return False
+        if hide and not isinstance(self, HidingPolicy):
+            return False
+        engine = PolicyEngine(cfg)
+        if self._catalog is not None:
+            for upstream in self._catalog.order:
+                # as kept, after the overrides: each tool by its upstream's own name again
+                own = self._catalog.original_names.get(upstream) or {}
+                tools = self._catalog.upstream_items(upstream, "tools")
+                engine.learn(
+                    upstream,
+                    [{**t, "name": own[t["name"]]} if t.get("name") in own else t for t in tools],
+                )
+        self.engine = engine
+        self.enforce = cfg.mode == "enforce"
+        self.hide = hide
+        if isinstance(self, HidingPolicy):
+            self._hidden.clear()
+            self._max_hidden = cfg.listing_cache
+        return True
 
     # ----------------------------------------------------------------- lists
 
@@ -563,7 +594,8 @@ class Policy:
 
 class HidingPolicy(Policy):
     """The policy with a `listing` hook: always-denied tools are not listed (enforce mode with
-    `hide_denied`; otherwise the addon takes no part in listings and costs them nothing)."""
+    `hide_denied`; in audit mode the hook passes lists as they are, so that a reload to enforce
+    hides without a restart; with `hide_denied: false` the addon takes no part in listings)."""
 
     def __init__(
         self, cfg: PolicyConfig, catalog: Catalog | None, confirmer: Confirmer | None
@@ -577,7 +609,7 @@ class HidingPolicy(Policy):
 
     def listing(self, event: ListingEvent) -> Items:
         """Leave out the tools this client is always denied (see the module's docstring)."""
-        if event.kind != "tools" or self._catalog is None:
+        if event.kind != "tools" or self._catalog is None or not self.hide:
             return event.items
         key = (event.client_name or "", event.principal)
         if self._version != self._catalog.version:
@@ -610,5 +642,7 @@ def build(gw: PolicyHost) -> Policy | None:
         from manifold.security.confirm import Confirmer
 
         confirmer = Confirmer(cfg.confirm, gw.state.secrets.key("policy-confirm"))
-    cls = HidingPolicy if cfg.mode == "enforce" and cfg.hide_denied else Policy
+    # With `hide_denied`, the listing hook is there in audit mode too (it passes lists as they
+    # are), so that a reload to `enforce` can hide without a restart.
+    cls = HidingPolicy if cfg.hide_denied else Policy
     return cls(cfg, gw.catalog, confirmer)
