@@ -412,7 +412,7 @@ class Gateway:
             if addon is None or not hasattr(addon, "reconfigure"):
                 return False
             steps.append((key, addon, before, after))
-        for key, addon, before, after in steps:
+        for key, addon, _before, after in steps:
             if not addon.reconfigure(after):
                 for undo_key, undo, undo_before, _ in steps:  # back to what ran before
                     if undo_key == key:
