@@ -119,6 +119,7 @@ from manifold.hooks import (
     ServerRequestContext,
     ServerRequestNext,
 )
+from manifold.memory import trim
 from manifold.pipeline import CallContext, CallNext
 from manifold.protocol import jsonrpc as rpc
 from manifold.upstream.session import UpstreamError
@@ -1743,7 +1744,7 @@ class Guard:
             obj = {}
             text = bytes(raw).decode("utf-8", "replace")
         if len(text) > _THREAD_CHARS:  # long: scanned off the event loop, others keep moving
-            v = await asyncio.to_thread(self.scanner.score, text, "result")
+            v = await asyncio.to_thread(self._score_long, text)
         else:
             v = self.scanner.score(text, "result")
         action = self.decide(v)
@@ -1782,6 +1783,16 @@ class Guard:
             message,
             {"mechanism": MECHANISM, "target": ctx.exposed, **note},
         )
+
+    def _score_long(self, text: str) -> Verdict:
+        """A long text scored in a worker thread, then the heap's free pages given back: the
+        scan's many short-lived strings fragment the worker's arena, and glibc keeps the pages
+        (measured: 8 clients each reading 1, 3 and 5 MB pages that fire the guard left the
+        gateway at +39 MiB after the flood, for good; about +1 ms per such scan)."""
+        try:
+            return self.scanner.score(text, "result")
+        finally:
+            trim()
 
     def _error(self, ctx: CallContext, err: dict[str, Any]) -> dict[str, Any] | None:
         """An upstream's JSON-RPC error: its `message` and `data` reach the client (and often
