@@ -262,7 +262,26 @@ class Gateway:
     # ----------------------------------------------------------------- catalog refresh
 
     def _on_upstream_ready(self, name: str) -> None:
+        self._screen_instructions(name)
         self._refreshing[name] = asyncio.ensure_future(self._refresh(name, KINDS, initial=True))
+
+    def _screen_instructions(self, name: str) -> None:
+        """An upstream's `instructions` reach clients in the gateway's own (and in the router's
+        `list_servers`), where hosts give them to the model: they go through the `catalog`
+        hooks as one item of kind `instructions` (`{"name": ..., "description": text}`), so
+        redaction cleans them and the guard hides (drops) or marks them like a description.
+        Done once per connection; the session's description keeps the result."""
+        if not self.hooks.catalogs:
+            return
+        up = self.upstreams.get(name)
+        d = up.session.description if up is not None and up.session is not None else None
+        if d is None or not d.instructions:
+            return
+        items = self.hooks.catalog(
+            name, "instructions", [{"name": name, "description": d.instructions}]
+        )
+        text = items[0].get("description") if items else None
+        d.instructions = text if isinstance(text, str) else None
 
     def _on_replica_ready(self, upstream: str, replica: str) -> None:
         """A replica is (back) up: it takes the subscriptions clients hold; and when the

@@ -6,14 +6,18 @@ With the defaults: an injection in a JSON-RPC error's `message` and `data` is wi
 error names the guard, not the payload), and so is a fake AWS key in an error (redacted); a log
 message and a progress message carrying an injection arrive as a note from the guard; an
 injection split over two text blocks, or over `structuredContent` and a text block, or in an
-`isError` result is refused; a definition poisoned only in its `title` or `outputSchema`, and a
-resource poisoned in its listed description, are hidden. With the guard and redaction off the
-same exchange shows every payload, so the test cannot pass vacuously.
+`isError` result, or in an embedded resource's base64 `blob` of a text type, is refused (and
+so is a `resources/read` answering text as a blob); the upstream's handshake `instructions`
+(which the gateway passes on in its own) are dropped; a definition poisoned only in its `title`
+or `outputSchema`, and a resource poisoned in its listed description, are hidden. With the
+guard and redaction off the same exchange shows every payload, so the test cannot pass
+vacuously.
 """
 
 from __future__ import annotations
 
 import asyncio
+import base64
 import json
 from pathlib import Path
 from typing import Any
@@ -86,6 +90,7 @@ async def _logged(c: Client, logs: _Logs) -> tuple[str, list[str]]:
 async def test_every_surface_an_upstream_controls_is_scanned(tmp_path: Path, mode: str) -> None:
     logs = _Logs()
     async with Client(_params(tmp_path, {}), mode=mode, cache=None, logging_callback=logs) as c:
+        assert PAYLOAD not in (c.instructions or "")  # the handshake's instructions
         assert [t.name for t in (await c.list_tools()).tools] == ["sneaky__surface"]
         assert [str(r.uri) for r in (await c.list_resources()).resources] == ["doc://plain"]
 
@@ -98,7 +103,11 @@ async def test_every_surface_an_upstream_controls_is_scanned(tmp_path: Path, mod
         assert AWS_KEY not in message + json.dumps(data)
         assert "[REDACTED:aws-access-key]" in message, message
 
-        for which in ("is_error", "split", "structured"):
+        with pytest.raises(MCPError) as err:  # text sent as a base64 blob
+            await c.read_resource("doc://blob")
+        assert err.value.error.message.startswith("guard: "), err.value.error.message
+
+        for which in ("is_error", "split", "structured", "blob"):
             res = await c.call_tool("sneaky__surface", {"which": which})
             assert res.is_error and _texts(res).startswith("guard: "), (which, res)
             assert PAYLOAD not in _texts(res) and res.structured_content is None
@@ -121,6 +130,7 @@ async def test_every_surface_an_upstream_controls_is_scanned(tmp_path: Path, mod
     guarded = {(e["method"], e["target"]) for e in entries if e.get("event") == "guard"}
     assert ("tools/list", "titled") in guarded and ("tools/list", "shaped") in guarded
     assert ("resources/list", "poisoned") in guarded
+    assert ("instructions/list", "sneaky") in guarded
     assert ("notifications/progress", "message") in guarded, guarded
     calls = [e for e in entries if e.get("event") == "call"]
     assert calls[0]["outcome"] == "error" and calls[0]["mechanism"] == "guard", calls[0]
@@ -132,6 +142,7 @@ async def test_with_guard_and_redaction_off_every_payload_arrives(tmp_path: Path
     async with Client(
         _params(tmp_path, off), mode="legacy", cache=None, logging_callback=logs
     ) as c:
+        assert INJECTION in (c.instructions or "")
         names = {t.name for t in (await c.list_tools()).tools}
         assert names == {"sneaky__surface", "sneaky__titled", "sneaky__shaped"}
         assert len((await c.list_resources()).resources) == 2
@@ -139,5 +150,8 @@ async def test_with_guard_and_redaction_off_every_payload_arrives(tmp_path: Path
         assert message == INJECTION and data == {"detail": INJECTION}
         message, _ = await _error(c, "secret_error")
         assert AWS_KEY in message
+        blob = (await c.read_resource("doc://blob")).contents[0]
+        assert isinstance(blob, types.BlobResourceContents)
+        assert base64.b64decode(blob.blob).decode() == INJECTION
         log, progress = await _logged(c, logs)
         assert log == INJECTION and progress == [INJECTION]

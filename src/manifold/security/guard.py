@@ -1601,8 +1601,48 @@ def _binary(d: dict[str, Any]) -> bool:
     return ("blob" in d and "uri" in d) or (d.get("type") in ("image", "audio") and "data" in d)
 
 
+# Text a resource sends base64-encoded (`blob`) is read like its `text`: a text MIME type, or
+# none and valid UTF-8. At most this many base64 characters of one blob are decoded (its head).
+_TEXT_MIME: Final = re.compile(
+    r"text/|application/(?:json|xml|(?:x-)?yaml|javascript|toml|x-sh|x-www-form-urlencoded)"
+    r"|\+(?:json|xml)$"
+)
+_BLOB_CHARS: Final = 4 * 1024 * 1024
+_BLOB_KEY: Final = re.compile(rb'"blob"\s*:')
+
+
+def _blob_text(d: dict[str, Any]) -> str | None:
+    blob, mime = d.get("blob"), d.get("mimeType")
+    if not isinstance(blob, str) or (
+        isinstance(mime, str) and mime and not _TEXT_MIME.search(mime)
+    ):
+        return None
+    head = blob[:_BLOB_CHARS]
+    try:
+        raw = base64.b64decode(head[: len(head) - len(head) % 4], validate=True)
+        return raw.decode("utf-8", "strict" if len(blob) <= _BLOB_CHARS else "ignore")
+    except (binascii.Error, ValueError):
+        return None
+
+
+def _blobs(v: Any, out: list[str]) -> None:
+    """The text of every resource blob in a JSON value that holds text."""
+    if isinstance(v, list):
+        for x in v:
+            _blobs(x, out)
+    elif isinstance(v, dict):
+        if "blob" in v:
+            text = _blob_text(v)
+            if text:
+                out.append(text)
+        for x in v.values():
+            if isinstance(x, dict | list):
+                _blobs(x, out)
+
+
 def texts_of(v: Any, out: list[str], skip: frozenset[str] = frozenset()) -> list[str]:
-    """Every string of a JSON value except binary payloads (and the keys in `skip`)."""
+    """Every string of a JSON value except binary payloads (and the keys in `skip`); a
+    resource blob that holds text is decoded."""
     if isinstance(v, str):
         out.append(v)
     elif isinstance(v, list):
@@ -1613,6 +1653,9 @@ def texts_of(v: Any, out: list[str], skip: frozenset[str] = frozenset()) -> list
             for k, x in v.items():
                 if k not in ("data", "blob"):
                     texts_of(x, out)
+            text = _blob_text(v) if "blob" in v else None
+            if text:
+                out.append(text)
             return out
         for k, x in v.items():
             if k not in skip:
@@ -1695,6 +1738,19 @@ class Guard:
         except (orjson.JSONDecodeError, orjson.JSONEncodeError):  # too deep: the raw check only
             return False
 
+    def _blob_match(self, raw: Any) -> bool:
+        """The prefilter over the text a result's resource blobs hold (base64 hides the words
+        it looks for); only a result with a `"blob"` key is decoded for this."""
+        if _BLOB_KEY.search(raw) is None:  # no copy, no decoding
+            return False
+        try:
+            obj = rpc.load_raw(raw)
+        except orjson.JSONDecodeError:
+            return False
+        texts: list[str] = []
+        _blobs(obj, texts)
+        return any(self._match(t.encode()) for t in texts)
+
     async def call(self, ctx: CallContext, call_next: CallNext) -> rpc.Incoming:
         try:
             res = await call_next(ctx)
@@ -1722,7 +1778,9 @@ class Guard:
         # `score` runs the prefilter over those: running it over all of it first (about 1 s for
         # 5 MB of prose) would buy nothing.
         big = len(raw) > self.scanner.max_scan_chars
-        if not big and not (self._match(memoryview(raw)) or self._escaped_match(raw)):
+        if not big and not (
+            self._match(memoryview(raw)) or self._escaped_match(raw) or self._blob_match(raw)
+        ):
             return res
         if len(raw) <= _RECHECK_BYTES:
             b = bytes(raw)
