@@ -420,3 +420,17 @@ def test_run_in_a_terminal_says_what_it_is(tmp_path: Path) -> None:
     assert out == b""  # stdout stays MCP only
     assert b"manifold run speaks MCP on stdin/stdout" in err, err
     assert b"Traceback" not in err
+
+
+def test_check_refuses_an_unknown_redaction_rule_to_disable(tmp_path: Path) -> None:
+    """`check --offline` refused nothing here while `run` refused to start: a misspelt rule
+    name in `security.redaction.disable` is named by both."""
+    cfg = write_config(
+        tmp_path / "gw.yaml",
+        {"alpha": stdio_upstream("basic_server.py")},
+        security={"redaction": {"disable": ["github-tokens"]}},
+    )
+    for args in (["check", "-c", str(cfg), "--offline"], ["run", "--config", str(cfg)]):
+        out = _run(*args)
+        assert out.returncode == 2, (args, out.stdout, out.stderr)
+        assert "security.redaction.disable: unknown rule(s) github-tokens" in out.stderr, out.stderr
