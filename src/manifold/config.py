@@ -352,6 +352,21 @@ class StdioConfig(_Strict):
     write_high_water: int = Field(default=16 * 1024 * 1024, ge=64 * 1024)
 
 
+def _re2_compile(pattern: str, what: str) -> Any:
+    """A regex from the config on RE2, or a ValueError that says why in words (RE2's own
+    error log line, which it writes to stderr, is turned off: the error names the key)."""
+    import re2  # type: ignore[import-untyped]
+
+    options = re2.Options()
+    options.log_errors = False
+    try:
+        return re2.compile(pattern, options)
+    except re2.error as e:
+        why = e.args[0] if e.args else e
+        why = why.decode("utf-8", "replace") if isinstance(why, bytes) else str(why)
+        raise ValueError(f"{what} {pattern!r} is not a valid (RE2) regex: {why}") from None
+
+
 class RedactionRule(_Strict):
     """A user rule: a named RE2 pattern; what it matches (or its `group`) becomes the marker."""
 
@@ -361,12 +376,7 @@ class RedactionRule(_Strict):
 
     @model_validator(mode="after")
     def _compiles(self) -> RedactionRule:
-        import re2  # type: ignore[import-untyped]
-
-        try:
-            rx = re2.compile(self.pattern)
-        except re2.error as e:
-            raise ValueError(f"pattern {self.pattern!r} is not a valid (RE2) regex: {e}") from None
+        rx = _re2_compile(self.pattern, "pattern")
         if rx.search("") is not None:
             raise ValueError(f"pattern {self.pattern!r} matches the empty string (everything)")
         if self.group > rx.groups:
@@ -505,12 +515,7 @@ class PolicyArg(_Strict):
                 f"glob {self.glob!r} matches every string: the condition tests nothing"
             )
         if self.regex is not None:
-            import re2  # type: ignore[import-untyped]
-
-            try:
-                rx = re2.compile(self.regex)
-            except re2.error as e:
-                raise ValueError(f"regex {self.regex!r} is not a valid (RE2) regex: {e}") from None
+            rx = _re2_compile(self.regex, "regex")
             if _matches_everything(rx):
                 raise ValueError(
                     f"regex {self.regex!r} matches every string: the condition tests nothing"

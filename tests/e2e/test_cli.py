@@ -434,3 +434,24 @@ def test_check_refuses_an_unknown_redaction_rule_to_disable(tmp_path: Path) -> N
         out = _run(*args)
         assert out.returncode == 2, (args, out.stdout, out.stderr)
         assert "security.redaction.disable: unknown rule(s) github-tokens" in out.stderr, out.stderr
+
+
+def test_an_invalid_regex_is_one_clear_line_naming_the_key(tmp_path: Path) -> None:
+    """A regex RE2 cannot compile, in a policy condition and in a redaction rule: one error
+    line naming each key, the reason in words; before, RE2's own log lines came first on
+    stderr (`re2.cc:242] Error parsing ...`) and the reason was a bytes repr (`b'missing )'`)."""
+    rule = {"name": "a", "match": {"args": [{"path": "p", "regex": "(?=x)"}]}, "action": "deny"}
+    cfg = write_config(
+        tmp_path / "gw.yaml",
+        {"alpha": stdio_upstream("basic_server.py")},
+        security={
+            "policy": {"rules": [rule]},
+            "redaction": {"rules": [{"name": "x", "pattern": "(a"}]},
+        },
+    )
+    out = _run("check", "-c", str(cfg), "--offline")
+    assert out.returncode == 2, out.stderr
+    (line,) = out.stderr.strip().splitlines()
+    assert "security.policy.rules.0.match.args.0: regex '(?=x)'" in line, line
+    assert "invalid perl operator" in line and "security.redaction.rules.0" in line, line
+    assert "b'" not in line and "missing ): (a" in line, line
