@@ -1015,7 +1015,11 @@ def policy_test(
     if d.redacted:
         click.echo(f"forwarded arguments: {json.dumps(d.arguments, sort_keys=True)}")
     if pc.mode == "audit":
-        click.echo("mode: audit (the call would go through; this decision would be logged)")
+        logged = d.action != "allow" or bool(d.redacted)  # as the addon logs in audit mode
+        click.echo(
+            "mode: audit (the call would go through; "
+            + ("this decision would be logged)" if logged else "nothing would be logged)")
+        )
 
 
 if __name__ == "__main__":  # pragma: no cover
