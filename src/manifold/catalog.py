@@ -100,6 +100,9 @@ class Catalog:
         # upstream that adds (or renames a tool to) a name another one serves gets a suffix
         # instead of taking the name over: no tool shadows another the client already calls.
         self._claims: dict[str, dict[str, Route]] = {"tools": {}, "prompts": {}}
+        # Tool names the gateway's own tools use (router mode): never given to an upstream's
+        # tool, which would be listed beside the gateway's and never called.
+        self.reserved: frozenset[str] = frozenset()
 
     # ----------------------------------------------------------------- updates
 
@@ -227,7 +230,8 @@ class Catalog:
                 name = exposed_name(up, original, sep, prefix)
                 route = Route(up, original)
                 held = claims.get(name)
-                if name in routes or (held is not None and held != route):
+                taken = kind == "tools" and name in self.reserved
+                if taken or name in routes or (held is not None and held != route):
                     name = disambiguate(name, f"{up}/{original}")
                     log.warning("%s name collision: %s/%s exposed as %s", kind, up, original, name)
                 routes[name] = route

@@ -23,6 +23,7 @@ from manifold.downstream.dispatch import Dispatcher
 from manifold.downstream.mrtr import RoundSeal
 from manifold.downstream.session import DownstreamSession
 from manifold.economy.exposure import Exposure
+from manifold.economy.router_tools import NAMES as GATEWAY_TOOL_NAMES
 from manifold.economy.router_tools import GatewayTools
 from manifold.economy.savings import Savings
 from manifold.hooks import Hooks
@@ -58,6 +59,7 @@ class Gateway:
         self.config = config
         self.client_info = {"name": "manifold", "version": __version__}
         self.catalog = Catalog(config)
+        self.catalog.reserved = GATEWAY_TOOL_NAMES
         self.upstreams: dict[str, Upstream] = {}
         # More instances of an upstream's server (`count`, `replicas`): reached by the router
         # under their own names ("name#2") when resilience/replicas.py picks one for a call.

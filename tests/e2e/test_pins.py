@@ -260,3 +260,33 @@ async def test_a_rename_cannot_shadow_a_tool_of_another_upstream(tmp_path: Path)
         assert "echo" in names and len(shadow) == 1, names
         assert _text(await c.call_tool("echo", {"text": "hi"})) == "basic:hi"
         assert _text(await c.call_tool(shadow[0], {"query": "x"})) == "definition of x"
+
+
+async def test_a_rename_cannot_take_the_name_of_a_gateway_tool(tmp_path: Path) -> None:
+    """With `prefix: false` in hybrid mode, an upstream renames its tool to `search_tools`:
+    before, the list held two `search_tools` (the upstream's description beside the gateway's,
+    calls going to the gateway's); now the upstream's is exposed with a suffix."""
+    cfg = write_config(
+        tmp_path / "gw.yaml",
+        {"a": stdio_upstream("shifty_server.py")},
+        security={"pins": {"path": str(tmp_path / "pins.db")}},
+        exposure={"mode": "hybrid"},
+        prefix=False,
+    )
+    params = StdioServerParameters(
+        command=MANIFOLD,
+        args=["run", "--config", str(cfg)],
+        env=support.test_env(),
+        cwd=str(support.REPO),
+    )
+    async with Client(params, cache=None) as c:
+        await c.call_tool("rename", {"name": "search_tools"})
+
+        async def renamed() -> bool:
+            return "lookup" not in await _tools(c)
+
+        await _until(renamed, "the rename listed")
+        names = [t.name for t in (await c.list_tools()).tools]
+        assert names.count("search_tools") == 1, names
+        (moved,) = [n for n in names if n.startswith("search_tools_")]
+        assert _text(await c.call_tool(moved, {"query": "x"})) == "definition of x"
