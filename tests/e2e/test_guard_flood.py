@@ -90,6 +90,6 @@ async def test_a_flood_of_large_injected_pages_is_refused_and_memory_comes_back(
             await asyncio.wait_for(pinger, 30)
             assert all(all(r) for r in results), results
             assert echoed and set(echoed) == {"basic:x"}
-            await asyncio.sleep(1.0)
+            await asyncio.sleep(2.0)  # the heap is trimmed 0.5 s after the last scan
             grown = _rss(proc) - before
     assert grown < 16 * MIB, f"the gateway kept {grown / MIB:.1f} MiB after the flood"

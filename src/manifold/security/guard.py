@@ -145,6 +145,7 @@ _THREAD_CHARS: Final = 256 * 1024  # a result text longer than this is scored in
 _PROTOCOL_KEY: Final = b'"io.modelcontextprotocol/serverInfo":'
 _PROTOCOL_KEY_NEUTRAL: Final = b'"io.modelcontextprotocol.serverInfo":'
 _RECHECK_BYTES: Final = 64 * 1024
+_TRIM_DELAY: Final = 0.5  # seconds after a long scan before the heap is trimmed
 # A JSON escape standing for a printable ASCII character (a plain encoder writes it as it is).
 _ASCII_ESCAPE: Final = re.compile(rb"\\(?:/|u00[2-7][0-9A-Fa-f])")
 
@@ -1694,6 +1695,7 @@ class Guard:
         self._match = self.scanner.match_fn()
         self.audit_sink: Callable[[dict[str, Any]], None] | None = None
         self.counts: dict[str, int] = {"scanned": 0, "blocked": 0, "quarantined": 0, "hidden": 0}
+        self._trim_armed = False
 
     def bind_audit(self, sink: Callable[[dict[str, Any]], None]) -> None:
         """Where decisions that are not calls (a hidden definition) are audited."""
@@ -1802,7 +1804,8 @@ class Guard:
             obj = {}
             text = bytes(raw).decode("utf-8", "replace")
         if len(text) > _THREAD_CHARS:  # long: scanned off the event loop, others keep moving
-            v = await asyncio.to_thread(self._score_long, text)
+            v = await asyncio.to_thread(self.scanner.score, text, "result")
+            self._trim_soon()
         else:
             v = self.scanner.score(text, "result")
         action = self.decide(v)
@@ -1842,15 +1845,23 @@ class Guard:
             {"mechanism": MECHANISM, "target": ctx.exposed, **note},
         )
 
-    def _score_long(self, text: str) -> Verdict:
-        """A long text scored in a worker thread, then the heap's free pages given back: the
-        scan's many short-lived strings fragment the worker's arena, and glibc keeps the pages
-        (measured: 8 clients each reading 1, 3 and 5 MB pages that fire the guard left the
-        gateway at +39 MiB after the flood, for good; about +1 ms per such scan)."""
-        try:
-            return self.scanner.score(text, "result")
-        finally:
-            trim()
+    def _trim_soon(self) -> None:
+        """After a long text was scored in a worker thread, give the heap's free pages back
+        (`malloc_trim`) half a second later, off the event loop, once for every scan in that
+        time: the scan's many short-lived strings fragment the worker's heap, and glibc kept
+        the pages (8 clients each reading 1, 3 and 5 MB pages that fire the guard left the
+        gateway at +39 MiB after the flood, for good). Not in the call's path: trimming a
+        large heap takes tens of milliseconds."""
+        if self._trim_armed:
+            return
+        self._trim_armed = True
+        loop = asyncio.get_running_loop()
+
+        def run() -> None:
+            self._trim_armed = False
+            loop.run_in_executor(None, trim)
+
+        loop.call_later(_TRIM_DELAY, run)
 
     def _error(self, ctx: CallContext, err: dict[str, Any]) -> dict[str, Any] | None:
         """An upstream's JSON-RPC error: its `message` and `data` reach the client (and often
