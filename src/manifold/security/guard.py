@@ -1759,7 +1759,7 @@ class Guard:
         except UpstreamError as e:  # the upstream's own error answer, relayed as it came
             if ctx.method not in self._methods:
                 raise
-            err = self._error(ctx, {"code": e.code, "message": e.message, "data": e.data})
+            err = await self._error(ctx, {"code": e.code, "message": e.message, "data": e.data})
             if err is None:
                 raise
             raise UpstreamError(err["code"], err["message"], err.get("data")) from None
@@ -1767,7 +1767,7 @@ class Guard:
             return res
         if res.error is not None:
             if isinstance(res.error, dict):
-                err = self._error(ctx, res.error)
+                err = await self._error(ctx, res.error)
                 if err is not None:
                     return msgspec.structs.replace(res, error=err)
             return res
@@ -1863,7 +1863,7 @@ class Guard:
 
         loop.call_later(_TRIM_DELAY, run)
 
-    def _error(self, ctx: CallContext, err: dict[str, Any]) -> dict[str, Any] | None:
+    async def _error(self, ctx: CallContext, err: dict[str, Any]) -> dict[str, Any] | None:
         """An upstream's JSON-RPC error: its `message` and `data` reach the client (and often
         the model) like a result's text, so they are scored like one. The error to send
         instead, or None to relay it as it is."""
@@ -1873,7 +1873,12 @@ class Guard:
         if upstream == _GATEWAY or (self._trusted and self.trusted(upstream)):
             return None
         self.counts["scanned"] += 1
-        v = self.scanner.score("\n".join(texts_of(err, [], frozenset({"code"}))), "result")
+        text = "\n".join(texts_of(err, [], frozenset({"code"})))
+        if len(text) > _THREAD_CHARS:  # as a result's text: off the event loop
+            v = await asyncio.to_thread(self.scanner.score, text, "result")
+            self._trim_soon()
+        else:
+            v = self.scanner.score(text, "result")
         action = self.decide(v)
         if action == "pass":
             return None
