@@ -159,14 +159,18 @@ def _fuse_validation(chain: list[object]) -> list[object]:
 
 
 class _WithoutCall:
-    """The guard's hooks but `call`, once its call step runs inside redaction's."""
+    """The guard's hooks but `call`, once its call step runs inside redaction's: every other
+    hook (catalog, notification, server requests, ...) is the guard's own."""
 
-    __slots__ = ("addon", "catalog", "server_request")
+    __slots__ = ("addon",)
 
     def __init__(self, addon: Any) -> None:
         self.addon = addon
-        self.catalog = addon.catalog
-        self.server_request = getattr(addon, "server_request", None)
+
+    def __getattr__(self, name: str) -> Any:
+        if name == "call":
+            raise AttributeError(name)
+        return getattr(self.addon, name)
 
 
 def _fuse_guard(chain: list[object]) -> list[object]:
@@ -186,6 +190,7 @@ def _fuse_guard(chain: list[object]) -> list[object]:
             if not fused.fusable(nxt):
                 return chain
             nxt.on_answer = fused.FusedAnswer(a, nxt)
+            nxt.on_error = a.screened
             return [_WithoutCall(a) if x is a else x for x in chain]
     return chain
 

@@ -95,6 +95,14 @@ class Catalog:
         # shown route -> its plan, kept in place by the overrides addon: argument validation
         # (before it in the chain) checks what the upstream will receive.
         self.call_plans: dict[Route, CallPlan] = {}
+        # kind -> exposed name -> the route that holds it. A name keeps its holder while that
+        # upstream still lists it (or is down: a crash does not give its names away), so an
+        # upstream that adds (or renames a tool to) a name another one serves gets a suffix
+        # instead of taking the name over: no tool shadows another the client already calls.
+        self._claims: dict[str, dict[str, Route]] = {"tools": {}, "prompts": {}}
+        # Tool names the gateway's own tools use (router mode): never given to an upstream's
+        # tool, which would be listed beside the gateway's and never called.
+        self.reserved: frozenset[str] = frozenset()
 
     # ----------------------------------------------------------------- updates
 
@@ -124,6 +132,12 @@ class Catalog:
                 kept.append(t)
             items = kept
         self._per[upstream].items[kind] = items
+        claims = self._claims.get(kind)
+        if claims:  # names this upstream no longer lists are free again
+            listed = {i.get("name") for i in items}
+            for name, rt in list(claims.items()):
+                if rt.upstream == upstream and rt.name not in listed:
+                    del claims[name]
         self._rebuild(kind)
 
     def reconfigure(self, config: GatewayConfig) -> set[str]:
@@ -135,6 +149,9 @@ class Catalog:
         self._per = {n: self._per.get(n) or _UpstreamLists() for n in self.order}
         for gone in [n for n in self.original_names if n not in self._per]:
             del self.original_names[gone]  # in place: the overrides addon holds this dict
+        for claims in self._claims.values():
+            for name in [n for n, rt in claims.items() if rt.upstream not in self._per]:
+                del claims[name]
         for kind in KINDS:
             self._rebuild(kind)
         return {k for k in KINDS if self.items(k) != before[k]}
@@ -204,17 +221,23 @@ class Catalog:
         sep, prefix = self.config.separator, self.config.prefix
         merged: list[dict[str, Any]] = []
         routes: dict[str, Route] = {}
+        claims = self._claims[kind]
         for up in self.order:
             for item in self._per[up].items[kind]:
                 original = item.get("name")
                 if not isinstance(original, str):
                     continue
                 name = exposed_name(up, original, sep, prefix)
-                if name in routes:
+                route = Route(up, original)
+                held = claims.get(name)
+                taken = kind == "tools" and name in self.reserved
+                if taken or name in routes or (held is not None and held != route):
                     name = disambiguate(name, f"{up}/{original}")
                     log.warning("%s name collision: %s/%s exposed as %s", kind, up, original, name)
-                routes[name] = Route(up, original)
+                routes[name] = route
                 merged.append(item if name == original else {**item, "name": name})
+        for name, route in routes.items():
+            claims.setdefault(name, route)
         return merged, routes
 
     # ----------------------------------------------------------------- routing

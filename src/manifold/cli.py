@@ -353,6 +353,16 @@ def check(config: str, no_prefix: bool, offline: bool, as_json: bool) -> None:
         if as_json:
             click.echo(json.dumps({**result, "ok": False}, indent=2))
         raise UserError(f"{config}: no usable upstream")
+    red = cfg.security.redaction
+    if red.enabled and red.disable:  # checked when the addon is built: `run` would refuse
+        from manifold.security.secret_rules import NAMES
+
+        unknown = sorted(set(red.disable) - NAMES)
+        if unknown:
+            raise UserError(
+                f"{config}: security.redaction.disable: unknown rule(s) {', '.join(unknown)} "
+                "(docs/security.md lists the built-in rules)"
+            )
     if not offline:
 
         async def main_() -> None:
@@ -1005,7 +1015,11 @@ def policy_test(
     if d.redacted:
         click.echo(f"forwarded arguments: {json.dumps(d.arguments, sort_keys=True)}")
     if pc.mode == "audit":
-        click.echo("mode: audit (the call would go through; this decision would be logged)")
+        logged = d.action != "allow" or bool(d.redacted)  # as the addon logs in audit mode
+        click.echo(
+            "mode: audit (the call would go through; "
+            + ("this decision would be logged)" if logged else "nothing would be logged)")
+        )
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -352,6 +352,21 @@ class StdioConfig(_Strict):
     write_high_water: int = Field(default=16 * 1024 * 1024, ge=64 * 1024)
 
 
+def _re2_compile(pattern: str, what: str) -> Any:
+    """A regex from the config on RE2, or a ValueError that says why in words (RE2's own
+    error log line, which it writes to stderr, is turned off: the error names the key)."""
+    import re2  # type: ignore[import-untyped]
+
+    options = re2.Options()
+    options.log_errors = False
+    try:
+        return re2.compile(pattern, options)
+    except re2.error as e:
+        why = e.args[0] if e.args else e
+        why = why.decode("utf-8", "replace") if isinstance(why, bytes) else str(why)
+        raise ValueError(f"{what} {pattern!r} is not a valid (RE2) regex: {why}") from None
+
+
 class RedactionRule(_Strict):
     """A user rule: a named RE2 pattern; what it matches (or its `group`) becomes the marker."""
 
@@ -361,12 +376,7 @@ class RedactionRule(_Strict):
 
     @model_validator(mode="after")
     def _compiles(self) -> RedactionRule:
-        import re2  # type: ignore[import-untyped]
-
-        try:
-            rx = re2.compile(self.pattern)
-        except re2.error as e:
-            raise ValueError(f"pattern {self.pattern!r} is not a valid (RE2) regex: {e}") from None
+        rx = _re2_compile(self.pattern, "pattern")
         if rx.search("") is not None:
             raise ValueError(f"pattern {self.pattern!r} matches the empty string (everything)")
         if self.group > rx.groups:
@@ -505,12 +515,7 @@ class PolicyArg(_Strict):
                 f"glob {self.glob!r} matches every string: the condition tests nothing"
             )
         if self.regex is not None:
-            import re2  # type: ignore[import-untyped]
-
-            try:
-                rx = re2.compile(self.regex)
-            except re2.error as e:
-                raise ValueError(f"regex {self.regex!r} is not a valid (RE2) regex: {e}") from None
+            rx = _re2_compile(self.regex, "regex")
             if _matches_everything(rx):
                 raise ValueError(
                     f"regex {self.regex!r} matches every string: the condition tests nothing"
@@ -751,8 +756,16 @@ def resilience_for(top: ResilienceConfig, own: UpstreamResilience | None) -> Ups
     return UpstreamResilience(**sections, tools=own.tools)
 
 
-GuardSurface = Literal["results", "descriptions", "resources", "prompts", "server_requests"]
-GUARD_SURFACES: tuple[GuardSurface, ...] = ("results", "descriptions", "resources", "prompts")
+GuardSurface = Literal[
+    "results", "descriptions", "resources", "prompts", "notifications", "server_requests"
+]
+GUARD_SURFACES: tuple[GuardSurface, ...] = (
+    "results",
+    "descriptions",
+    "resources",
+    "prompts",
+    "notifications",
+)
 
 
 class GuardConfig(_Strict):
@@ -766,7 +779,9 @@ class GuardConfig(_Strict):
     block: float = Field(default=0.7, gt=0.0, le=1.0)
     quarantine: float = Field(default=0.5, gt=0.0, le=1.0)
     # What is scored: tool results, definitions (tool / prompt / resource), resources/read
-    # contents, prompts/get messages, and server-to-client requests (sampling, elicitation).
+    # contents, prompts/get messages (each also when the upstream answers with a JSON-RPC
+    # error), log and progress notifications, and server-to-client requests (sampling,
+    # elicitation).
     surfaces: list[GuardSurface] = Field(default_factory=lambda: list(GUARD_SURFACES))
     # Upstreams (glob patterns on their names) whose text is not scored.
     trusted_upstreams: list[str] = Field(default_factory=list, max_length=1000)

@@ -23,6 +23,7 @@ from manifold.downstream.dispatch import Dispatcher
 from manifold.downstream.mrtr import RoundSeal
 from manifold.downstream.session import DownstreamSession
 from manifold.economy.exposure import Exposure
+from manifold.economy.router_tools import NAMES as GATEWAY_TOOL_NAMES
 from manifold.economy.router_tools import GatewayTools
 from manifold.economy.savings import Savings
 from manifold.hooks import Hooks
@@ -58,6 +59,7 @@ class Gateway:
         self.config = config
         self.client_info = {"name": "manifold", "version": __version__}
         self.catalog = Catalog(config)
+        self.catalog.reserved = GATEWAY_TOOL_NAMES
         self.upstreams: dict[str, Upstream] = {}
         # More instances of an upstream's server (`count`, `replicas`): reached by the router
         # under their own names ("name#2") when resilience/replicas.py picks one for a call.
@@ -262,7 +264,26 @@ class Gateway:
     # ----------------------------------------------------------------- catalog refresh
 
     def _on_upstream_ready(self, name: str) -> None:
+        self._screen_instructions(name)
         self._refreshing[name] = asyncio.ensure_future(self._refresh(name, KINDS, initial=True))
+
+    def _screen_instructions(self, name: str) -> None:
+        """An upstream's `instructions` reach clients in the gateway's own (and in the router's
+        `list_servers`), where hosts give them to the model: they go through the `catalog`
+        hooks as one item of kind `instructions` (`{"name": ..., "description": text}`), so
+        redaction cleans them and the guard hides (drops) or marks them like a description.
+        Done once per connection; the session's description keeps the result."""
+        if not self.hooks.catalogs:
+            return
+        up = self.upstreams.get(name)
+        d = up.session.description if up is not None and up.session is not None else None
+        if d is None or not d.instructions:
+            return
+        items = self.hooks.catalog(
+            name, "instructions", [{"name": name, "description": d.instructions}]
+        )
+        text = items[0].get("description") if items else None
+        d.instructions = text if isinstance(text, str) else None
 
     def _on_replica_ready(self, upstream: str, replica: str) -> None:
         """A replica is (back) up: it takes the subscriptions clients hold; and when the
@@ -342,6 +363,9 @@ class Gateway:
             if self._stopping:
                 raise RuntimeError("the gateway is stopping")
             diff = diff_configs(self.config, new)
+            if "security" in diff.needs_restart and self._reload_security(new):
+                diff.needs_restart.remove("security")
+                diff.live.append("security")
             for key in diff.needs_restart:
                 log.warning("config reload: %r changed: it applies after a restart", key)
             if diff.empty:
@@ -350,9 +374,13 @@ class Gateway:
             loaded = any(type(a).__module__.endswith(".overrides") for a in self.hooks.addons)
             if not loaded and any(u.overrides for u in new.enabled_upstreams.values()):
                 log.warning("config reload: tool overrides were off at start: restart to apply")
-            self.config = self.config.model_copy(
-                update={"upstreams": new.upstreams, "max_processes": new.max_processes}
-            )
+            update: dict[str, Any] = {
+                "upstreams": new.upstreams,
+                "max_processes": new.max_processes,
+            }
+            if "security" in diff.live:
+                update["security"] = new.security
+            self.config = self.config.model_copy(update=update)
             self.processes.limit = new.max_processes
             # Per-client upstreams reclaim idle client sessions through the front end's hook.
             reclaim = next((u.reclaim for u in self.upstreams.values() if u.reclaim), None)
@@ -386,6 +414,36 @@ class Gateway:
                     self.spawn(self._start_one(up))
             log.info("config reloaded: %s", diff.summary())
             return diff
+
+    def _reload_security(self, new: GatewayConfig) -> bool:
+        """Apply a changed `security.policy` / `security.guard` to the running addons (each
+        says whether it can); True when that covers every change to `security`. Nothing is
+        applied unless all of it can be."""
+        old = self.config.security
+        live = {"policy", "guard"}
+        if old.model_dump(exclude=live) != new.security.model_dump(exclude=live):
+            return False
+        # (an addon whose call step runs inside another's is wrapped: `addons._WithoutCall`)
+        inner = [getattr(a, "addon", a) for a in self.hooks.addons]
+        addons = {type(a).__module__.rsplit(".", 1)[-1]: a for a in inner}
+        steps = []
+        for key in live:
+            before, after = getattr(old, key), getattr(new.security, key)
+            if before == after:
+                continue
+            addon = addons.get(key)
+            if addon is None or not hasattr(addon, "reconfigure"):
+                return False
+            steps.append((key, addon, before, after))
+        for key, addon, _before, after in steps:
+            if not addon.reconfigure(after):
+                for undo_key, undo, undo_before, _ in steps:  # back to what ran before
+                    if undo_key == key:
+                        break
+                    undo.reconfigure(undo_before)
+                return False
+            log.warning("config reload: security.%s applied live", key)
+        return True
 
     # ----------------------------------------------------------------- SessionEvents
 

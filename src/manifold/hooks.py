@@ -41,7 +41,7 @@ class CatalogEvent:
     """One upstream's list of one kind, as it arrived (after the upstream's own filters)."""
 
     upstream: str
-    kind: str  # tools | prompts | resources | resourceTemplates
+    kind: str  # tools | prompts | resources | resourceTemplates | instructions (one item)
     items: Items
 
 

@@ -420,3 +420,38 @@ def test_run_in_a_terminal_says_what_it_is(tmp_path: Path) -> None:
     assert out == b""  # stdout stays MCP only
     assert b"manifold run speaks MCP on stdin/stdout" in err, err
     assert b"Traceback" not in err
+
+
+def test_check_refuses_an_unknown_redaction_rule_to_disable(tmp_path: Path) -> None:
+    """`check --offline` refused nothing here while `run` refused to start: a misspelt rule
+    name in `security.redaction.disable` is named by both."""
+    cfg = write_config(
+        tmp_path / "gw.yaml",
+        {"alpha": stdio_upstream("basic_server.py")},
+        security={"redaction": {"disable": ["github-tokens"]}},
+    )
+    for args in (["check", "-c", str(cfg), "--offline"], ["run", "--config", str(cfg)]):
+        out = _run(*args)
+        assert out.returncode == 2, (args, out.stdout, out.stderr)
+        assert "security.redaction.disable: unknown rule(s) github-tokens" in out.stderr, out.stderr
+
+
+def test_an_invalid_regex_is_one_clear_line_naming_the_key(tmp_path: Path) -> None:
+    """A regex RE2 cannot compile, in a policy condition and in a redaction rule: one error
+    line naming each key, the reason in words; before, RE2's own log lines came first on
+    stderr (`re2.cc:242] Error parsing ...`) and the reason was a bytes repr (`b'missing )'`)."""
+    rule = {"name": "a", "match": {"args": [{"path": "p", "regex": "(?=x)"}]}, "action": "deny"}
+    cfg = write_config(
+        tmp_path / "gw.yaml",
+        {"alpha": stdio_upstream("basic_server.py")},
+        security={
+            "policy": {"rules": [rule]},
+            "redaction": {"rules": [{"name": "x", "pattern": "(a"}]},
+        },
+    )
+    out = _run("check", "-c", str(cfg), "--offline")
+    assert out.returncode == 2, out.stderr
+    (line,) = out.stderr.strip().splitlines()
+    assert "security.policy.rules.0.match.args.0: regex '(?=x)'" in line, line
+    assert "invalid perl operator" in line and "security.redaction.rules.0" in line, line
+    assert "b'" not in line and "missing ): (a" in line, line

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from mcp import Client, types
+from mcp import Client, StdioServerParameters, types
 from mcp.shared.exceptions import MCPError
 
 from tests import support
@@ -225,3 +225,68 @@ def test_with_no_state_configured_pins_persist_in_the_home_folder(tmp_path: Path
     assert "sh__lookup" in tools()
     assert (home / ".manifold" / "pins.db").exists()
     assert "sh__lookup" not in tools("--description", EVIL)  # held across the restart
+
+
+async def test_a_rename_cannot_shadow_a_tool_of_another_upstream(tmp_path: Path) -> None:
+    """With `prefix: false`, upstream `a` (first in config order) renames its pinned tool to
+    `echo`, a name upstream `b` already serves: the rename is trusted (same definition), but
+    `echo` stays `b`'s; `a`'s gets a suffix. Before, the first upstream in config order took
+    the name over, and a client's next `echo` call went to `a`."""
+    cfg = write_config(
+        tmp_path / "gw.yaml",
+        {"a": stdio_upstream("shifty_server.py"), "b": stdio_upstream("basic_server.py")},
+        security={"pins": {"path": str(tmp_path / "pins.db")}},
+        exposure={"mode": "passthrough"},
+        prefix=False,
+    )
+    async with Client(
+        StdioServerParameters(
+            command=MANIFOLD,
+            args=["run", "--config", str(cfg)],
+            env=support.test_env(),
+            cwd=str(support.REPO),
+        ),
+        cache=None,
+    ) as c:
+        assert _text(await c.call_tool("echo", {"text": "hi"})) == "basic:hi"
+        await c.call_tool("rename", {"name": "echo"})
+
+        async def renamed() -> bool:
+            return "lookup" not in await _tools(c)
+
+        await _until(renamed, "the rename listed")
+        names = set(await _tools(c))
+        shadow = [n for n in names if n.startswith("echo_")]
+        assert "echo" in names and len(shadow) == 1, names
+        assert _text(await c.call_tool("echo", {"text": "hi"})) == "basic:hi"
+        assert _text(await c.call_tool(shadow[0], {"query": "x"})) == "definition of x"
+
+
+async def test_a_rename_cannot_take_the_name_of_a_gateway_tool(tmp_path: Path) -> None:
+    """With `prefix: false` in hybrid mode, an upstream renames its tool to `search_tools`:
+    before, the list held two `search_tools` (the upstream's description beside the gateway's,
+    calls going to the gateway's); now the upstream's is exposed with a suffix."""
+    cfg = write_config(
+        tmp_path / "gw.yaml",
+        {"a": stdio_upstream("shifty_server.py")},
+        security={"pins": {"path": str(tmp_path / "pins.db")}},
+        exposure={"mode": "hybrid"},
+        prefix=False,
+    )
+    params = StdioServerParameters(
+        command=MANIFOLD,
+        args=["run", "--config", str(cfg)],
+        env=support.test_env(),
+        cwd=str(support.REPO),
+    )
+    async with Client(params, cache=None) as c:
+        await c.call_tool("rename", {"name": "search_tools"})
+
+        async def renamed() -> bool:
+            return "lookup" not in await _tools(c)
+
+        await _until(renamed, "the rename listed")
+        names = [t.name for t in (await c.list_tools()).tools]
+        assert names.count("search_tools") == 1, names
+        (moved,) = [n for n in names if n.startswith("search_tools_")]
+        assert _text(await c.call_tool(moved, {"query": "x"})) == "definition of x"

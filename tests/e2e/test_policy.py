@@ -247,3 +247,88 @@ def test_policy_test_takes_a_renamed_tool_by_its_own_name(tmp_path: Path) -> Non
     )
     assert tried.returncode == 0, tried.stderr
     assert "decision: deny" in tried.stdout and "rule: no-etc" in tried.stdout, tried.stdout
+
+
+def test_policy_test_resolves_dot_segments_before_deciding(tmp_path: Path) -> None:
+    """`manifold policy test`: a path that reaches /etc through `..` is denied by the rule
+    that denies /etc, and does not count as under /tmp for the rule that allows /tmp."""
+    rules = [
+        {
+            "name": "tmp-ok",
+            "match": {"args": [{"path": "path", "glob": "/tmp/*"}]},
+            "action": "allow",
+        },
+        {
+            "name": "no-system-files",
+            "match": {"args": [{"path": "path", "regex": "^/(etc|boot|root)/"}]},
+            "action": "deny",
+        },
+    ]
+    cfg = write_config(
+        tmp_path / "gw.yaml",
+        {"files": stdio_upstream("basic_server.py")},
+        security={"policy": {"rules": rules}},
+    )
+
+    def decision(path: str) -> str:
+        out = subprocess.run(
+            [
+                MANIFOLD,
+                "policy",
+                "test",
+                "-c",
+                str(cfg),
+                "--tool",
+                "files__write_file",
+                "--args",
+                json.dumps({"path": path}),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            env=support.test_env(),
+            cwd=str(support.REPO),
+        )
+        assert out.returncode == 0, out.stderr
+        return out.stdout.splitlines()[0]
+
+    assert decision("/tmp/notes.txt") == "decision: allow"
+    assert decision("/tmp/../etc/hosts") == "decision: deny"
+    assert decision("/srv//etc/../../etc/hosts") == "decision: deny"
+
+
+def test_policy_test_in_audit_mode_says_what_would_be_logged(tmp_path: Path) -> None:
+    """In audit mode only a call the policy would not simply allow is logged: `policy test`
+    said "this decision would be logged" for an allowed call too."""
+    deny = {"path": "path", "glob": "/etc/*"}
+    rules = [{"name": "no-etc", "match": {"args": [deny]}, "action": "deny"}]
+    cfg = write_config(
+        tmp_path / "gw.yaml",
+        {"files": stdio_upstream("basic_server.py")},
+        security={"policy": {"mode": "audit", "rules": rules}},
+    )
+
+    def last_line(path: str) -> str:
+        out = subprocess.run(
+            [
+                MANIFOLD,
+                "policy",
+                "test",
+                "-c",
+                str(cfg),
+                "--tool",
+                "files__read",
+                "--args",
+                json.dumps({"path": path}),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            env=support.test_env(),
+            cwd=str(support.REPO),
+        )
+        assert out.returncode == 0, out.stderr
+        return out.stdout.splitlines()[-1]
+
+    assert last_line("/etc/hosts").endswith("this decision would be logged)")
+    assert last_line("/tmp/x").endswith("nothing would be logged)")

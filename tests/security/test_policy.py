@@ -92,6 +92,27 @@ def test_every_condition_of_a_rule_must_hold() -> None:
     assert decides(rules, {"force": True}) == "allow"
 
 
+@pytest.mark.parametrize(
+    "path", ["/tmp/../etc/hosts", "/etc//hosts", "/./etc/hosts", "/var/www/../../etc/shadow"]
+)
+def test_dot_segments_do_not_slip_past_a_deny(path: str) -> None:
+    """A path is judged by its resolved form too: `/tmp/../etc/hosts` is `/etc/hosts` to the
+    tool that opens it."""
+    assert decides(deny_if(path="path", regex="^/(etc|root)/"), {"path": path}) == "deny"
+    assert decides(deny_if(path="path", glob="/etc/*"), {"path": path}) == "deny"
+
+
+def test_dot_segments_do_not_stretch_an_allow() -> None:
+    rules = [
+        {"name": "tmp", "match": {"args": [{"path": "p", "glob": "/tmp/*"}]}, "action": "allow"},
+        {"name": "rest", "match": {"args": [{"path": "p", "glob": "/*"}]}, "action": "deny"},
+    ]
+    assert decides(rules, {"p": "/tmp/a/../b"}) == "allow"  # still under /tmp
+    assert decides(rules, {"p": "/tmp/../etc/passwd"}) == "deny"
+    assert decides(rules, {"p": "/tmp/./x"}) == "allow"
+    assert decides(rules, {"p": ".env"}) == "allow"  # nothing to resolve (and not under /)
+
+
 # ---------------------------------------------------------------------------- order and globs
 
 

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import fnmatch
 import logging
+import posixpath
 import re
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
@@ -143,7 +144,39 @@ class RegexSet:
         return hit
 
 
-def _value_test(c: PolicyArg, regexes: RegexSet) -> _Test:
+def _resolved(v: str) -> str | None:
+    """A path written with `.` / `..` segments or doubled slashes, resolved (`/tmp/../etc/x`
+    is `/etc/x` to the tool that opens it); None when there is nothing to resolve."""
+    if "/." not in v and "//" not in v and not v.startswith("."):
+        return None
+    r = posixpath.normpath(v)
+    return None if r == v else r
+
+
+def _pathwise(test: _Test, strict: bool) -> _Test:
+    """A glob or regex test that also judges a path-like value by its resolved form: for an
+    `allow` rule (`strict`) both forms must match, for the other actions either one does, so
+    `..` segments can neither slip past a deny nor stretch an allow."""
+    if strict:
+
+        def both(v: Any, m: _Memo) -> bool:
+            if not test(v, m):
+                return False
+            r = _resolved(v)
+            return r is None or test(r, m)
+
+        return both
+
+    def either(v: Any, m: _Memo) -> bool:
+        if test(v, m):
+            return True
+        r = _resolved(v) if isinstance(v, str) else None
+        return r is not None and test(r, m)
+
+    return either
+
+
+def _value_test(c: PolicyArg, regexes: RegexSet, strict: bool = False) -> _Test:
     fields = c.model_fields_set
     if "equals" in fields:
         want = c.equals
@@ -152,11 +185,11 @@ def _value_test(c: PolicyArg, regexes: RegexSet) -> _Test:
         return lambda v, _m: _same(v, want)
     if c.glob is not None:
         g = _glob(c.glob)
-        return lambda v, _m: isinstance(v, str) and g(v)
+        return _pathwise(lambda v, _m: isinstance(v, str) and g(v), strict)
     if c.regex is not None:
         i = regexes.add(c.regex)
         matches = regexes.matches
-        return lambda v, m: isinstance(v, str) and i in matches(v, m)
+        return _pathwise(lambda v, m: isinstance(v, str) and i in matches(v, m), strict)
     if "contains" in fields:
         item = c.contains
 
@@ -238,9 +271,9 @@ class ArgCheck:
     holds: Callable[[Any, _Memo], bool]
 
     @classmethod
-    def compile(cls, a: PolicyArg, regexes: RegexSet) -> ArgCheck:
+    def compile(cls, a: PolicyArg, regexes: RegexSet, strict: bool = False) -> ArgCheck:
         path = tuple(a.path.split("."))
-        test = _value_test(a, regexes)
+        test = _value_test(a, regexes, strict)
         return cls(path, test, a.path, _holds(path, test))
 
 
@@ -273,7 +306,7 @@ class Rule:
             dict(m.annotations),
             _glob(m.principal) if m.principal else None,
             _glob(m.client) if m.client else None,
-            tuple(ArgCheck.compile(a, regexes) for a in m.args),
+            tuple(ArgCheck.compile(a, regexes, r.action == "allow") for a in m.args),
         )
 
     def fits_tool(self, upstream: str, name: str, hints: dict[str, bool]) -> bool:
@@ -444,8 +477,39 @@ class Policy:
     ) -> None:
         self.engine = PolicyEngine(cfg)
         self.enforce = cfg.mode == "enforce"
+        self.hide = self.enforce and cfg.hide_denied
         self.confirmer = confirmer
         self._catalog = catalog
+
+    def reconfigure(self, cfg: PolicyConfig) -> bool:
+        """A reloaded `security.policy`, applied live: the rules compiled again and taught the
+        tools the catalog lists now, the mode and the default. A call already decided goes on
+        under the old rules; the next one is decided by the new. False (nothing changed) when
+        it needs a restart: the policy turned off, a `confirm` action with no confirmer made at
+        start, or hiding turned on for an addon built without a listing hook."""
+        wants_confirm = cfg.default == "confirm" or any(r.action == "confirm" for r in cfg.rules)
+        hide = cfg.mode == "enforce" and cfg.hide_denied
+        if not cfg.on or (wants_confirm and self.confirmer is None):
+            return False
+        if hide and not isinstance(self, HidingPolicy):
+            return False
+        engine = PolicyEngine(cfg)
+        if self._catalog is not None:
+            for upstream in self._catalog.order:
+                # as kept, after the overrides: each tool by its upstream's own name again
+                own = self._catalog.original_names.get(upstream) or {}
+                tools = self._catalog.upstream_items(upstream, "tools")
+                engine.learn(
+                    upstream,
+                    [{**t, "name": own[t["name"]]} if t.get("name") in own else t for t in tools],
+                )
+        self.engine = engine
+        self.enforce = cfg.mode == "enforce"
+        self.hide = hide
+        if isinstance(self, HidingPolicy):
+            self._hidden.clear()
+            self._max_hidden = cfg.listing_cache
+        return True
 
     # ----------------------------------------------------------------- lists
 
@@ -530,7 +594,8 @@ class Policy:
 
 class HidingPolicy(Policy):
     """The policy with a `listing` hook: always-denied tools are not listed (enforce mode with
-    `hide_denied`; otherwise the addon takes no part in listings and costs them nothing)."""
+    `hide_denied`; in audit mode the hook passes lists as they are, so that a reload to enforce
+    hides without a restart; with `hide_denied: false` the addon takes no part in listings)."""
 
     def __init__(
         self, cfg: PolicyConfig, catalog: Catalog | None, confirmer: Confirmer | None
@@ -544,7 +609,7 @@ class HidingPolicy(Policy):
 
     def listing(self, event: ListingEvent) -> Items:
         """Leave out the tools this client is always denied (see the module's docstring)."""
-        if event.kind != "tools" or self._catalog is None:
+        if event.kind != "tools" or self._catalog is None or not self.hide:
             return event.items
         key = (event.client_name or "", event.principal)
         if self._version != self._catalog.version:
@@ -577,5 +642,7 @@ def build(gw: PolicyHost) -> Policy | None:
         from manifold.security.confirm import Confirmer
 
         confirmer = Confirmer(cfg.confirm, gw.state.secrets.key("policy-confirm"))
-    cls = HidingPolicy if cfg.mode == "enforce" and cfg.hide_denied else Policy
+    # With `hide_denied`, the listing hook is there in audit mode too (it passes lists as they
+    # are), so that a reload to `enforce` can hide without a restart.
+    cls = HidingPolicy if cfg.hide_denied else Policy
     return cls(cfg, gw.catalog, confirmer)

@@ -62,6 +62,7 @@ from manifold.protocol import jsonrpc as rpc
 from manifold.security import secret_rules
 from manifold.security.lookalikes import FOLD, INVISIBLE
 from manifold.security.secret_rules import BUILTIN, NAMES, assignment_ok, secret_key
+from manifold.upstream.session import UpstreamError
 
 if TYPE_CHECKING:
     from manifold.config import GatewayConfig
@@ -868,6 +869,10 @@ class Redaction:
         # What handles the answer instead of `answer` (the guard's step fused into this one,
         # `security/fused.py`: it calls `answer` itself, then the guard).
         self.on_answer: Callable[[CallContext, rpc.Incoming], Awaitable[rpc.Incoming]] | None = None
+        # and what an error answer becomes after it (the guard's `screened`), when fused
+        self.on_error: (
+            Callable[[CallContext, UpstreamError], Awaitable[UpstreamError | None]] | None
+        ) = None
 
     @property
     def counts(self) -> Counter[str]:
@@ -893,10 +898,29 @@ class Redaction:
         for key in _OUT_KEYS.get(ctx.method, _META):
             if key in ctx.params:
                 self._outgoing(ctx, key)
-        res = await call_next(ctx)
+        try:
+            res = await call_next(ctx)
+        except UpstreamError as e:  # the upstream's own error answer, raised on its way out
+            out = self.redacted_error(ctx, e)
+            if self.on_error is not None:  # the guard's step fused into this one
+                out = await self.on_error(ctx, out or e) or out
+            if out is None:
+                raise
+            raise out from None
         if self.on_answer is not None:
             return await self.on_answer(ctx, res)
         return self.answer(ctx, res)
+
+    def redacted_error(self, ctx: CallContext, e: UpstreamError) -> UpstreamError | None:
+        """An upstream's error answer with its secrets redacted; None when it holds none."""
+        err = {"message": e.message, "data": e.data}
+        if not self.r.fired(orjson.dumps(err)):
+            return None
+        new_err = self.r.value(err, self.r.keyed)
+        if new_err is err:
+            return None
+        log.debug("redacted secrets in an error from %s", ctx.exposed)
+        return UpstreamError(e.code, str(new_err["message"]), new_err.get("data"))
 
     def answer(
         self, ctx: CallContext, res: rpc.Incoming, fired: Sequence[int] | None = None
