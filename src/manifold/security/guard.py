@@ -1682,12 +1682,11 @@ _NOT_LETTER: Final = b"0123456789abcdefABCDEF-"  # in a run, but not such a lett
 _NO_HEX: Final = {c: None for c in _NOT_LETTER}
 
 
-# Triggers with a counted gap over a negated class (`[^\n]{0,160}`): in one set with the
-# others, a long line of prose (a page's text on one line, minified HTML, one JSON string) made
-# the set's automaton run out of room: 78 KB of prose on one line took about 150 ms to
-# prefilter. An input longer than `_SPLIT_BYTES` is matched by two sets instead, these triggers
-# and the others (about 2 ms there); a shorter one by the one set (one match on the hot path).
-_GAPPED: Final = re.compile(r"\[\^[^\]]*\]\{\d*,\d+\}")
+# Triggers with a counted gap over a negated class (`[^\n]{0,160}`) made one set of all the
+# triggers run out of room on a long line of prose (78 KB on one line: about 150 ms); the
+# prefilter was two sets past `_SPLIT_BYTES` then. Matched now by `_Prefilter` (each such
+# trigger its own automaton, run only where its words are), inputs of any length read alike
+# (`split_above` is still taken by `Scanner.match_fn` and `Scanner.suspicious`, unused).
 _SPLIT_BYTES: Final = 8 * 1024
 
 
@@ -1969,6 +1968,77 @@ class _SetGroup:
 _GROUP: Final = 16
 
 
+class _Prefilter:
+    """The prefilter's triggers, matched without one automaton for all of them.
+
+    As one RE2 set (about 370 patterns with word boundaries, case folding and gaps) the
+    automaton thrashed on varied prose: each new text built new states, 0.8 to 1.4 ms per 2 KB
+    (a benchmark repeating one text kept it warm and hid it). Here most triggers hold words:
+    RE2's `FilteredRE2` (`re2.Filter`) finds the literals each trigger needs, one pass of a
+    literal set over the bytes (case-insensitive, RE2's folding) names the triggers that may
+    match, and only those run, each its own small automaton, to confirm. The few that need no
+    literal (runs of base64 or hex, leetspeak, invisible characters, ...) are a small set run
+    on every input, the common phrasings' ones (`_TRIGGERS_COMMON`) a second one run only when
+    no other trigger fired (together, their automaton ran out of room on random tokens). The
+    answer is the one set's (tests/security/test_prefilter.py runs both over the corpora and
+    over varied prose and source)."""
+
+    __slots__ = ("_keyed", "_keyed_ids", "_loose", "_loose_common", "_loose_ids", "base")
+
+    def __init__(self, patterns: list[str], common: list[str], max_mem: int) -> None:
+        opts = re2.Options()
+        opts.case_sensitive = False
+        opts.max_mem = max_mem
+        every = [*patterns, *common]
+        self.base = len(patterns)  # the common triggers' indices follow the others'
+        probe = re2.Filter()
+        for p in every:
+            probe.Add(p, opts)
+        probe.Compile()
+        # Those the filter always lets through (no literal found) fire on an empty text too.
+        loose = frozenset(probe.Match(b"", potential=True) or ())
+        keyed = tuple(i for i in range(len(every)) if i not in loose)
+        f = re2.Filter()
+        for i in keyed:
+            f.Add(every[i], opts)
+        f.Compile()
+        self._keyed: Callable[[Any, bool], list[int]] = f._filter.Match  # the C++ filter
+        self._keyed_ids = keyed
+        self._loose_ids = tuple(sorted(i for i in loose if i < self.base))
+        self._loose = self._set_of([every[i] for i in self._loose_ids], max_mem)
+        loose_common = tuple(sorted(i for i in loose if i >= self.base))
+        self._loose_common = self._set_of([every[i] for i in loose_common], max_mem, loose_common)
+
+    @staticmethod
+    def _set_of(
+        patterns: list[str], max_mem: int, ids: tuple[int, ...] = ()
+    ) -> Callable[[Any], list[int]]:
+        if not patterns:
+            return lambda raw: []
+        m: Callable[[Any], list[int]] = _set(patterns, max_mem, case_sensitive=False)._set.Match
+        if not ids:
+            return m
+        return lambda raw: [ids[i] for i in m(raw) or ()]
+
+    def match(self, raw: bytes | memoryview) -> tuple[list[int], list[int]]:
+        """The indices of the triggers that match somewhere in `raw` (in no set order), and of
+        the common ones that do when no other trigger does (else maybe some of them)."""
+        ids = self._loose_ids
+        main = [ids[i] for i in self._loose(raw) or ()]
+        keyed = self._keyed(raw, False)  # the candidates its literals name, each confirmed
+        common: list[int] = []
+        if keyed:
+            ids, base = self._keyed_ids, self.base
+            for i in keyed:
+                j = ids[i]
+                (main if j < base else common).append(j)
+        return main, common
+
+    def loose_common(self, raw: bytes | memoryview) -> list[int]:
+        """The common triggers that need no literal (the rest of them is in `match`'s)."""
+        return self._loose_common(raw)
+
+
 @dataclass(slots=True)
 class Verdict:
     """A text's score (0 to 1) and its reasons (name -> the weight it added)."""
@@ -2027,74 +2097,41 @@ class Scanner:
                 self._ml.extend(_ML_WEIGHTS[fam] for _ in pats)
                 ml.extend(pats)
         self._ml_set = _set(ml, _SET_MEM)
-        self._set = _set(triggers, _SET_MEM, case_sensitive=False)
         self.run_id = triggers.index(_B64_RUN_TRIGGER)
         self.triggers = tuple(triggers)
-        self._split: tuple[tuple[Callable[[Any], Any], tuple[int, ...]], ...] | None = None
-        # The common phrasings' triggers are a set of their own: added to the one above they
-        # pushed its automaton past its memory budget on varied prose (2-3x slower there).
+        # The common phrasings' triggers (`_TRIGGERS_COMMON`) are asked only when none of the
+        # others fired; their indices follow the others' (see `match_fn`).
         common = [r"(?:\b|\\[nrt])" + p[2:] if p.startswith(r"\b") else p for p in _TRIGGERS_COMMON]
-        self._set_common = _set(common, _SET_MEM // 4, case_sensitive=False)
+        self.common = tuple(common)
+        self._prefilter = _Prefilter(triggers, common, _SET_MEM // 4)
+        self._match = self.match_fn()
 
     # ------------------------------------------------------------- prefilter
 
     def match_fn(self, split_above: int = _SPLIT_BYTES) -> Callable[[bytes | memoryview], Any]:
-        """The prefilter's match over bytes, without the wrapper's type checks (hot path): the
-        indices of the triggers that fired. An input longer than `split_above` is matched by
-        the two sets of `_split` (see `_GAPPED`)."""
-        inner = getattr(self._set, "_set", None)
-        fn: Callable[[bytes | memoryview], Any] = (
-            inner.Match if inner is not None and callable(inner.Match) else self._set.Match
-        )
+        """The prefilter's match over bytes (hot path): the indices of the triggers that fired
+        (`triggers`), or when none of them did, of the common phrasings' that did (counted
+        from `len(triggers)`, `common`). A base64-like run alone fires only when it is one
+        (`b64_run`). (`split_above` is kept for callers: one matcher reads inputs of any
+        length, see `_Prefilter`.)"""
+        match_all = self._prefilter.match
+        loose_common = self._prefilter.loose_common
         run = self.run_id
-        split = self._match_split
-        inner_common = getattr(self._set_common, "_set", None)
-        common: Callable[[bytes | memoryview], Any] = (
-            inner_common.Match
-            if inner_common is not None and callable(inner_common.Match)
-            else self._set_common.Match
-        )
-        base = len(self.triggers)  # the common triggers' indices follow the first set's
 
         def match(raw: bytes | memoryview) -> Any:
-            # (the same triggers either way: the split only avoids the slow automaton, which
-            # needs words; a long run without a space, a blob or a token, is fast in the one set)
-            long = len(raw) > split_above and not (isinstance(raw, bytes) and b" " not in raw)
-            ids = split(raw) if long else fn(raw)
-            if len(ids) == 1 and ids[0] == run and not b64_run(raw):
-                ids = []  # a base64-like run only, and it is not one (see `b64_run`)
-            if not ids:
-                more = common(raw)
-                if more:
-                    return [base + i for i in more]
-            return ids
+            main, common = match_all(raw)
+            if main and not (len(main) == 1 and main[0] == run and not b64_run(raw)):
+                return main
+            common.extend(loose_common(raw))
+            return common
 
         return match
 
-    def _match_split(self, raw: bytes | memoryview) -> list[int]:
-        split = self._split
-        if split is None:  # built on the first long input (their automata cost memory)
-            triggers = self.triggers
-            gapped = tuple(i for i, t in enumerate(triggers) if _GAPPED.search(t))
-            plain = tuple(i for i in range(len(triggers)) if i not in gapped)
-            split = self._split = tuple(
-                (_set([triggers[i] for i in ids], _SET_MEM, case_sensitive=False)._set.Match, ids)
-                for ids in (plain, gapped)
-                if ids
-            )
-        return [ids[i] for m, ids in split for i in m(raw) or ()]
-
     def suspicious(self, raw: bytes | memoryview | str, split_above: int = _SPLIT_BYTES) -> bool:
         """Whether `raw` holds anything the signals start from (most results do not)."""
-        if len(raw) <= split_above:
-            ids = self._set.Match(raw)
-        else:
-            ids = self._match_split(
-                raw.encode("utf-8", "surrogatepass") if isinstance(raw, str) else raw
-            )
-        if ids and (len(ids) > 1 or ids[0] != self.run_id or b64_run(raw)):
-            return True
-        return bool(self._set_common.Match(raw))
+        return bool(
+            self._match(raw.encode("utf-8", "surrogatepass") if isinstance(raw, str) else raw)
+        )
 
     # ------------------------------------------------------------- scoring
 
@@ -2673,7 +2710,7 @@ class Guard:
 
         def fired(a: int, z: int) -> Any:
             # Each window as `prefiltered` reads it (copied only when that changes it).
-            # (two sets where the window has words, see `_GAPPED`; the same triggers either way)
+            # (the same triggers either way, see `_Prefilter`)
             match = match_split if b.find(b" ", a, z) >= 0 else match_one
             esc = b.find(b"\\", a, z) >= 0
             ids = match(prefiltered(view[a:z]) if esc or b.find(b'"io.', a, z) >= 0 else view[a:z])
