@@ -129,9 +129,9 @@ def test_a_json_line_break_is_read_as_one() -> None:
 
 def test_a_long_input_fires_the_same_triggers_as_one_set() -> None:
     """The triggers bounded by a line (`[^\\n]{0,160}`) once made one RE2 set of all the
-    triggers run out of room on a long line of prose: the prefilter (`_Prefilter`) fires the
-    same triggers as that one set, on the corpora's texts, on a page of prose on one line, and
-    on the windows of a large result."""
+    triggers run out of room on a long line of prose: the prefilter (`security/prefilter.py`)
+    fires the same triggers as that one set, on the corpora's texts and on a page of prose on
+    one line."""
     import json
     from pathlib import Path
 

@@ -119,6 +119,7 @@ from manifold.config import GuardConfig
 from manifold.hooks import CatalogEvent, Items, ServerRequestContext, ServerRequestNext
 from manifold.pipeline import CallContext, CallNext
 from manifold.protocol import jsonrpc as rpc
+from manifold.security.prefilter import Prefilter, Run
 
 if TYPE_CHECKING:
     from manifold.config import GatewayConfig
@@ -1676,6 +1677,9 @@ _REVERSED_HINT = re2.compile(_I + _REVERSED_WORDS)
 # checked after a match (`b64_run`): with the letter in the pattern, the set's automaton
 # tracked every letter of a run and ran out of room on random tokens (300 KB: 1 s, now 2 ms).
 _B64_RUN_TRIGGER: Final = r"[A-Za-z0-9+/_-]{24,}"
+_B64_CHARS: Final = (
+    b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/_-"  # its class
+)
 _B64_RUN: Final = re.compile(rb"[A-Za-z0-9+/_-]{24,}")
 _B64_RUN_TEXT: Final = re.compile(r"[A-Za-z0-9+/_-]{24,}")
 _NOT_LETTER: Final = b"0123456789abcdefABCDEF-"  # in a run, but not such a letter
@@ -1684,8 +1688,8 @@ _NO_HEX: Final = {c: None for c in _NOT_LETTER}
 
 # Triggers with a counted gap over a negated class (`[^\n]{0,160}`) made one set of all the
 # triggers run out of room on a long line of prose (78 KB on one line: about 150 ms); the
-# prefilter was two sets past `_SPLIT_BYTES` then. Matched now by `_Prefilter` (each such
-# trigger its own automaton, run only where its words are), inputs of any length read alike
+# prefilter was two sets past `_SPLIT_BYTES` then. Matched now by `prefilter.Prefilter` (each
+# such trigger its own automaton, run only where its words are), inputs of any length alike
 # (`split_above` is still taken by `Scanner.match_fn` and `Scanner.suspicious`, unused).
 _SPLIT_BYTES: Final = 8 * 1024
 
@@ -1968,77 +1972,6 @@ class _SetGroup:
 _GROUP: Final = 16
 
 
-class _Prefilter:
-    """The prefilter's triggers, matched without one automaton for all of them.
-
-    As one RE2 set (about 370 patterns with word boundaries, case folding and gaps) the
-    automaton thrashed on varied prose: each new text built new states, 0.8 to 1.4 ms per 2 KB
-    (a benchmark repeating one text kept it warm and hid it). Here most triggers hold words:
-    RE2's `FilteredRE2` (`re2.Filter`) finds the literals each trigger needs, one pass of a
-    literal set over the bytes (case-insensitive, RE2's folding) names the triggers that may
-    match, and only those run, each its own small automaton, to confirm. The few that need no
-    literal (runs of base64 or hex, leetspeak, invisible characters, ...) are a small set run
-    on every input, the common phrasings' ones (`_TRIGGERS_COMMON`) a second one run only when
-    no other trigger fired (together, their automaton ran out of room on random tokens). The
-    answer is the one set's (tests/security/test_prefilter.py runs both over the corpora and
-    over varied prose and source)."""
-
-    __slots__ = ("_keyed", "_keyed_ids", "_loose", "_loose_common", "_loose_ids", "base")
-
-    def __init__(self, patterns: list[str], common: list[str], max_mem: int) -> None:
-        opts = re2.Options()
-        opts.case_sensitive = False
-        opts.max_mem = max_mem
-        every = [*patterns, *common]
-        self.base = len(patterns)  # the common triggers' indices follow the others'
-        probe = re2.Filter()
-        for p in every:
-            probe.Add(p, opts)
-        probe.Compile()
-        # Those the filter always lets through (no literal found) fire on an empty text too.
-        loose = frozenset(probe.Match(b"", potential=True) or ())
-        keyed = tuple(i for i in range(len(every)) if i not in loose)
-        f = re2.Filter()
-        for i in keyed:
-            f.Add(every[i], opts)
-        f.Compile()
-        self._keyed: Callable[[Any, bool], list[int]] = f._filter.Match  # the C++ filter
-        self._keyed_ids = keyed
-        self._loose_ids = tuple(sorted(i for i in loose if i < self.base))
-        self._loose = self._set_of([every[i] for i in self._loose_ids], max_mem)
-        loose_common = tuple(sorted(i for i in loose if i >= self.base))
-        self._loose_common = self._set_of([every[i] for i in loose_common], max_mem, loose_common)
-
-    @staticmethod
-    def _set_of(
-        patterns: list[str], max_mem: int, ids: tuple[int, ...] = ()
-    ) -> Callable[[Any], list[int]]:
-        if not patterns:
-            return lambda raw: []
-        m: Callable[[Any], list[int]] = _set(patterns, max_mem, case_sensitive=False)._set.Match
-        if not ids:
-            return m
-        return lambda raw: [ids[i] for i in m(raw) or ()]
-
-    def match(self, raw: bytes | memoryview) -> tuple[list[int], list[int]]:
-        """The indices of the triggers that match somewhere in `raw` (in no set order), and of
-        the common ones that do when no other trigger does (else maybe some of them)."""
-        ids = self._loose_ids
-        main = [ids[i] for i in self._loose(raw) or ()]
-        keyed = self._keyed(raw, False)  # the candidates its literals name, each confirmed
-        common: list[int] = []
-        if keyed:
-            ids, base = self._keyed_ids, self.base
-            for i in keyed:
-                j = ids[i]
-                (main if j < base else common).append(j)
-        return main, common
-
-    def loose_common(self, raw: bytes | memoryview) -> list[int]:
-        """The common triggers that need no literal (the rest of them is in `match`'s)."""
-        return self._loose_common(raw)
-
-
 @dataclass(slots=True)
 class Verdict:
     """A text's score (0 to 1) and its reasons (name -> the weight it added)."""
@@ -2103,7 +2036,8 @@ class Scanner:
         # others fired; their indices follow the others' (see `match_fn`).
         common = [r"(?:\b|\\[nrt])" + p[2:] if p.startswith(r"\b") else p for p in _TRIGGERS_COMMON]
         self.common = tuple(common)
-        self._prefilter = _Prefilter(triggers, common, _SET_MEM // 4)
+        run = Run(self.run_id, _B64_RUN_TRIGGER, _B64_CHARS, 24)
+        self._prefilter = Prefilter(triggers, common, _SET_MEM // 4, run)
         self._match = self.match_fn()
 
     # ------------------------------------------------------------- prefilter
@@ -2113,19 +2047,8 @@ class Scanner:
         (`triggers`), or when none of them did, of the common phrasings' that did (counted
         from `len(triggers)`, `common`). A base64-like run alone fires only when it is one
         (`b64_run`). (`split_above` is kept for callers: one matcher reads inputs of any
-        length, see `_Prefilter`.)"""
-        match_all = self._prefilter.match
-        loose_common = self._prefilter.loose_common
-        run = self.run_id
-
-        def match(raw: bytes | memoryview) -> Any:
-            main, common = match_all(raw)
-            if main and not (len(main) == 1 and main[0] == run and not b64_run(raw)):
-                return main
-            common.extend(loose_common(raw))
-            return common
-
-        return match
+        length, see `manifold.security.prefilter`.)"""
+        return self._prefilter.match_fn(b64_run)
 
     def suspicious(self, raw: bytes | memoryview | str, split_above: int = _SPLIT_BYTES) -> bool:
         """Whether `raw` holds anything the signals start from (most results do not)."""
@@ -2710,7 +2633,7 @@ class Guard:
 
         def fired(a: int, z: int) -> Any:
             # Each window as `prefiltered` reads it (copied only when that changes it).
-            # (the same triggers either way, see `_Prefilter`)
+            # (the same triggers either way, see `manifold.security.prefilter`)
             match = match_split if b.find(b" ", a, z) >= 0 else match_one
             esc = b.find(b"\\", a, z) >= 0
             ids = match(prefiltered(view[a:z]) if esc or b.find(b'"io.', a, z) >= 0 else view[a:z])
