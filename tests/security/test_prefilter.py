@@ -129,14 +129,19 @@ def test_folds_escapes_and_runs_fire_the_same_triggers(text: str) -> None:
 
 
 def test_long_inputs_fire_the_same_triggers() -> None:
-    """A page of prose on one line, and random tokens: the inputs the one set stalled on."""
+    """A page of prose on one line, and random tokens: the inputs the one set stalled on; and
+    an input past `_LONG_BYTES`, whose candidates are confirmed in sets built for it."""
     import random
 
-    texts = [json.loads(x)["text"] for x in (DATA / "guard_corpus.jsonl").read_text().splitlines()]
+    from manifold.security.prefilter import _LONG_BYTES
+
+    texts = list(_corpus())
     page = " ".join(texts)[:60_000]
     rnd = random.Random(7)
     alphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+/"
     tokens = " ".join("".join(rnd.choice(alphabet) for _ in range(40)) for _ in range(500))
-    for text in (page, tokens):
+    long = "\n".join(texts)[: _LONG_BYTES + 50_000]
+    assert len(long) > _LONG_BYTES
+    for text in (page, tokens, long):
         for raw in _forms(text):
             _same(raw)

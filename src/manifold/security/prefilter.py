@@ -35,6 +35,10 @@ _sc: Any = importlib.import_module("re._constants")
 _MAX_EXACT: Final = 64  # strings a part of a pattern may spell before it counts as open-ended
 _MIN_LITERAL: Final = 3  # bytes: a shorter needed literal fires on too much to filter
 _MAX_CLASS: Final = 8  # characters of a class spelled out as literals
+# Past this many bytes the candidates are confirmed together (`Prefilter._confirm`): a set
+# built for the input costs less than one pass over it a trigger.
+_LONG_BYTES: Final = 256 * 1024
+_BATCH: Final = 8
 _RE2_HEX: Final = re.compile(r"\\x\{([0-9A-Fa-f]+)\}")
 # RE2's case folding maps these onto ASCII letters (long s, Kelvin sign): in a run they count
 # as one letter each (`Run`).
@@ -248,6 +252,16 @@ class Prefilter:
             m = self._checks[i] = _set([self._patterns[i]], self._max_mem).Match
         return m
 
+    def _confirm(self, todo: list[int], raw: bytes | memoryview) -> list[int]:
+        """Which of the candidate triggers `todo` occur in a long `raw`: in sets of up to
+        `_BATCH` built for this input (one pass each over it, not one a trigger)."""
+        out: list[int] = []
+        for n in range(0, len(todo), _BATCH):
+            batch = todo[n : n + _BATCH]
+            m = _set([self._patterns[j] for j in batch], self._max_mem).Match
+            out.extend(batch[i] for i in m(raw) or ())
+        return out
+
     def match_fn(self, run_holds: Callable[[Any], bool]) -> Callable[[Any], list[int]]:
         """The prefilter's match (hot path: every result): the triggers (indices below `base`)
         that occur in the bytes, or when none does, the common ones (from `base`) that do.
@@ -256,6 +270,7 @@ class Prefilter:
         loose, loose_ids = self._loose
         base, check = self.base, self._check
         run, run_found = self._run.index, self._run.fn()
+        confirm = self._confirm
 
         def match(raw: bytes | memoryview) -> list[int]:
             main: list[int] = []
@@ -268,12 +283,21 @@ class Prefilter:
             hits = gate(raw)
             if hits:
                 seen = set(main)
+                todo: list[int] = []
                 for k in hits:
                     for j in table[k]:
                         if j not in seen:
                             seen.add(j)
-                            if j in plain or check(j)(raw):
+                            if j in plain:
                                 (main if j < base else common).append(j)
+                            else:
+                                todo.append(j)
+                if len(todo) > 1 and len(raw) > _LONG_BYTES:
+                    todo = confirm(todo, raw)
+                else:
+                    todo = [j for j in todo if check(j)(raw)]
+                for j in todo:
+                    (main if j < base else common).append(j)
             if run_found(raw) and (main or run_holds(raw)):
                 main.append(run)
             return main or common
