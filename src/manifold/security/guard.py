@@ -77,14 +77,15 @@ definition's description). `mode: audit` only logs and audits. Each decision is 
 (warning) with the score and reasons, and audited when the audit log is on (an entry
 `"event": "guard"` of its own, besides the call's entry).
 
-Cost: one RE2 set of trigger words matched once over a result's raw bytes (a trigger that
-starts at a word also starts after an escaped line break, `\\nAI, ...`), and a second, the
-common phrasings' triggers, when the first does not fire; a result that fires neither (most)
-is relayed undecoded. One that fires is decoded, its texts collected
-(not image, audio or blob data) and scanned; each pattern family is one RE2 set (linear time,
-a bounded automaton; the English patterns two, whose automata stay small); a text over 256 K
-characters is scanned in a worker thread. A result longer than `max_scan_chars` bytes is
-prefiltered in windows and scored on its head, its tail and the windows that fired
+Cost: the prefilter's triggers matched over a result's raw bytes (a trigger that starts at a
+word also starts after an escaped line break, `\\nAI, ...`), the common phrasings' ones
+counting when no other fires: one RE2 set of the literals they need, the candidates confirmed
+one by one (`security/prefilter.py`); a result that fires none (most) is relayed undecoded.
+One that fires is decoded, its texts collected (not image, audio or blob data) and scanned;
+each pattern family is one RE2 set (linear time, a bounded automaton; the English patterns
+two, whose automata stay small); a text over 256 K characters is scanned in a worker thread.
+A result longer than `max_scan_chars` bytes is prefiltered in windows and scored on its head,
+its tail and the windows that fired
 (`Guard._around`, `large_windows`). What carriers hide and what encodings decode to is
 scanned again, to a bounded depth and count. The expressions that read single sentences
 (pairing, quotations) are compiled on first use.
