@@ -5,16 +5,23 @@ gaps) the automaton thrashed on varied prose: each new text built new states, 0.
 per 2 KB (a benchmark repeating one text kept it warm and hid it). Here:
 
 - each trigger's needed literals are read from its pattern (`needed`: strings one of which
-  occurs in any match), and one RE2 set of those literals alone (case-insensitive, RE2's
-  own folding, so the long s still reads as "s" and Cyrillic or accented capitals as their small
+  occurs in any match), and one RE2 set of those literals alone (case-insensitive, RE2's own
+  folding, so the long s still reads as "s" and Cyrillic or accented capitals as their small
   letters) names the triggers that may match: a set of literals stays small on any text;
 - a trigger that is only its literals ("ignor", "set aside", a phrase of another language)
   fired when one of them occurs; any other is confirmed by its own small RE2 automaton over
-  the same bytes (built when first needed);
-- the triggers with no literal of three bytes or more (runs of base64 or hex, leetspeak,
-  invisible characters, ...) are a small set run on every input, and the common phrasings'
-  ones another, run when no other trigger fired (together, their automaton ran out of room
-  on random tokens; the literals with any of them, on prose).
+  the same bytes (built when first needed), or past `_LONG_BYTES` in sets of `_BATCH`
+  candidates built for the input (one pass each, not one a trigger);
+- the triggers with no literal of three bytes or more (runs of hex, leetspeak, invisible
+  characters, ...) are one small set run on every input, and the base64 run a byte-table
+  search (`Run`; in that set, with the common phrasings' leetspeak trigger, it made the
+  automaton run out of room on random tokens; with the literals, any such trigger made theirs
+  thrash on prose).
+
+Memory: the literals' set and the set of triggers with no literal are built at start (smaller
+than the one set was); a trigger's own set only once it was a candidate, so at most one a
+trigger, each with the budget the caller gives (the guard: 4 MiB, as its other sets); the
+sets built for a long input are dropped after it.
 
 The answer is the one set's (tests/security/test_prefilter.py runs both over the corpora,
 varied prose and source, and fold and escape cases).
