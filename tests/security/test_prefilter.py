@@ -145,3 +145,22 @@ def test_long_inputs_fire_the_same_triggers() -> None:
     for text in (page, tokens, long):
         for raw in _forms(text):
             _same(raw)
+
+
+def test_needed_literals_of_pattern_shapes() -> None:
+    """What the prefilter reads from a pattern: the literals any match holds, and whether a
+    match is exactly one of them (then no automaton confirms it)."""
+    from manifold.security.prefilter import needed
+
+    assert needed("ignor") == (frozenset({"ignor"}), True)
+    assert needed("no longer (?:valid|obey)") == (
+        frozenset({"no longer valid", "no longer obey"}),
+        True,
+    )
+    got, plain = needed(r"(?:\b|\\[nrt])curl\b")  # assertions: confirmed by the automaton
+    assert got is not None and "curl" in got and not plain
+    assert needed(r"[A-Za-z0-9+/_-]{24,}") == (None, False)  # no literal: run on every input
+    assert needed(r"a\x{5c}b") == (frozenset({"a\\b"}), True)  # RE2's hex escape, escaped
+    got, plain = needed(r"(?-i:Ab)cdef")  # a flag group reads as open, the rest is needed
+    assert got == frozenset({"cdef"}) and not plain
+    assert needed(r"\pL+ word") == (None, False)  # RE2-only syntax: no literal

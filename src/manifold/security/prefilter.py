@@ -150,7 +150,9 @@ def needed(pattern: str) -> tuple[frozenset[str] | None, bool]:
     """Strings (lower case) one of which occurs in any match of `pattern` (RE2 syntax, read
     case-insensitively), or None when it has none of `_MIN_LITERAL` bytes or more; and
     whether a match is exactly one of them (no assertion, nothing open)."""
-    py = _RE2_HEX.sub(lambda m: chr(int(m.group(1), 16)), pattern)
+    # (RE2's `\x{...}` as Python's `\U...`, an escape either way; a pattern Python's parser
+    # does not read, or reads as another syntax error, has no literals: it is run on every input)
+    py = _RE2_HEX.sub(lambda m: f"\\U{int(m.group(1), 16):08x}", pattern)
     try:
         info = _seq(_sp.parse(py))
     except (re.error, ValueError, OverflowError, RecursionError):
