@@ -127,16 +127,19 @@ def test_a_json_line_break_is_read_as_one() -> None:
     assert g.counts["scanned"] == 1
 
 
-def test_a_long_input_is_matched_by_two_sets_with_the_same_answer() -> None:
-    """Past 8 KiB the prefilter matches the triggers bounded by a line (`[^\\n]{0,160}`) in a set
-    of their own (in one set with the rest, a long line of prose made RE2's automaton run out
-    of room): the same triggers fire as with the one set, on the corpora's texts, on a page of
-    prose on one line, and on the windows of a large result."""
+def test_a_long_input_fires_the_same_triggers_as_one_set() -> None:
+    """The triggers bounded by a line (`[^\\n]{0,160}`) once made one RE2 set of all the
+    triggers run out of room on a long line of prose: the prefilter (`security/prefilter.py`)
+    fires the same triggers as that one set, on the corpora's texts and on a page of prose on
+    one line."""
     import json
     from pathlib import Path
 
+    from manifold.security.guard import _SET_MEM, _set
+
     g = Guard(GuardConfig())
-    full = g.scanner._set._set.Match
+    full = _set(list(g.scanner.triggers), _SET_MEM, case_sensitive=False).Match
+    match = g.scanner.match_fn(0)
     data = Path(__file__).parent / "data"
     texts = [
         json.loads(line)["text"]
@@ -146,5 +149,7 @@ def test_a_long_input_is_matched_by_two_sets_with_the_same_answer() -> None:
     page = " ".join(texts)  # one line, dense with trigger words
     for text in [*texts, page[:60_000]]:
         raw = orjson.dumps(text)
-        assert sorted(g.scanner._match_split(raw)) == sorted(full(raw) or [])
+        want = sorted(full(raw) or [])
+        if want and want != [g.scanner.run_id]:
+            assert sorted(match(raw)) == want
     assert g.scanner.suspicious(page[:50_000]) and _blocked(g, _page(page[:50_000] + INJECTION))

@@ -77,14 +77,15 @@ definition's description). `mode: audit` only logs and audits. Each decision is 
 (warning) with the score and reasons, and audited when the audit log is on (an entry
 `"event": "guard"` of its own, besides the call's entry).
 
-Cost: one RE2 set of trigger words matched once over a result's raw bytes (a trigger that
-starts at a word also starts after an escaped line break, `\\nAI, ...`), and a second, the
-common phrasings' triggers, when the first does not fire; a result that fires neither (most)
-is relayed undecoded. One that fires is decoded, its texts collected
-(not image, audio or blob data) and scanned; each pattern family is one RE2 set (linear time,
-a bounded automaton; the English patterns two, whose automata stay small); a text over 256 K
-characters is scanned in a worker thread. A result longer than `max_scan_chars` bytes is
-prefiltered in windows and scored on its head, its tail and the windows that fired
+Cost: the prefilter's triggers matched over a result's raw bytes (a trigger that starts at a
+word also starts after an escaped line break, `\\nAI, ...`), the common phrasings' ones
+counting when no other fires: one RE2 set of the literals they need, the candidates confirmed
+one by one (`security/prefilter.py`); a result that fires none (most) is relayed undecoded.
+One that fires is decoded, its texts collected (not image, audio or blob data) and scanned;
+each pattern family is one RE2 set (linear time, a bounded automaton; the English patterns
+two, whose automata stay small); a text over 256 K characters is scanned in a worker thread.
+A result longer than `max_scan_chars` bytes is prefiltered in windows and scored on its head,
+its tail and the windows that fired
 (`Guard._around`, `large_windows`). What carriers hide and what encodings decode to is
 scanned again, to a bounded depth and count. The expressions that read single sentences
 (pairing, quotations) are compiled on first use.
@@ -126,6 +127,7 @@ from manifold.hooks import (
 from manifold.memory import trim
 from manifold.pipeline import CallContext, CallNext
 from manifold.protocol import jsonrpc as rpc
+from manifold.security.prefilter import Prefilter, Run
 from manifold.upstream.session import UpstreamError
 
 if TYPE_CHECKING:
@@ -1685,18 +1687,20 @@ _REVERSED_HINT = re2.compile(_I + _REVERSED_WORDS)
 # checked after a match (`b64_run`): with the letter in the pattern, the set's automaton
 # tracked every letter of a run and ran out of room on random tokens (300 KB: 1 s, now 2 ms).
 _B64_RUN_TRIGGER: Final = r"[A-Za-z0-9+/_-]{24,}"
+_B64_CHARS: Final = (
+    b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/_-"  # its class
+)
 _B64_RUN: Final = re.compile(rb"[A-Za-z0-9+/_-]{24,}")
 _B64_RUN_TEXT: Final = re.compile(r"[A-Za-z0-9+/_-]{24,}")
 _NOT_LETTER: Final = b"0123456789abcdefABCDEF-"  # in a run, but not such a letter
 _NO_HEX: Final = {c: None for c in _NOT_LETTER}
 
 
-# Triggers with a counted gap over a negated class (`[^\n]{0,160}`): in one set with the
-# others, a long line of prose (a page's text on one line, minified HTML, one JSON string) made
-# the set's automaton run out of room: 78 KB of prose on one line took about 150 ms to
-# prefilter. An input longer than `_SPLIT_BYTES` is matched by two sets instead, these triggers
-# and the others (about 2 ms there); a shorter one by the one set (one match on the hot path).
-_GAPPED: Final = re.compile(r"\[\^[^\]]*\]\{\d*,\d+\}")
+# Triggers with a counted gap over a negated class (`[^\n]{0,160}`) made one set of all the
+# triggers run out of room on a long line of prose (78 KB on one line: about 150 ms); the
+# prefilter was two sets past `_SPLIT_BYTES` then. Matched now by `prefilter.Prefilter` (each
+# such trigger its own automaton, run only where its words are), inputs of any length alike
+# (`split_above` is still taken by `Scanner.match_fn` and `Scanner.suspicious`, unused).
 _SPLIT_BYTES: Final = 8 * 1024
 
 
@@ -2036,74 +2040,31 @@ class Scanner:
                 self._ml.extend(_ML_WEIGHTS[fam] for _ in pats)
                 ml.extend(pats)
         self._ml_set = _set(ml, _SET_MEM)
-        self._set = _set(triggers, _SET_MEM, case_sensitive=False)
         self.run_id = triggers.index(_B64_RUN_TRIGGER)
         self.triggers = tuple(triggers)
-        self._split: tuple[tuple[Callable[[Any], Any], tuple[int, ...]], ...] | None = None
-        # The common phrasings' triggers are a set of their own: added to the one above they
-        # pushed its automaton past its memory budget on varied prose (2-3x slower there).
+        # The common phrasings' triggers (`_TRIGGERS_COMMON`) are asked only when none of the
+        # others fired; their indices follow the others' (see `match_fn`).
         common = [r"(?:\b|\\[nrt])" + p[2:] if p.startswith(r"\b") else p for p in _TRIGGERS_COMMON]
-        self._set_common = _set(common, _SET_MEM // 4, case_sensitive=False)
+        self.common = tuple(common)
+        run = Run(self.run_id, _B64_RUN_TRIGGER, _B64_CHARS, 24)
+        self._prefilter = Prefilter(triggers, common, _SET_MEM // 4, run)
+        self._match = self.match_fn()
 
     # ------------------------------------------------------------- prefilter
 
     def match_fn(self, split_above: int = _SPLIT_BYTES) -> Callable[[bytes | memoryview], Any]:
-        """The prefilter's match over bytes, without the wrapper's type checks (hot path): the
-        indices of the triggers that fired. An input longer than `split_above` is matched by
-        the two sets of `_split` (see `_GAPPED`)."""
-        inner = getattr(self._set, "_set", None)
-        fn: Callable[[bytes | memoryview], Any] = (
-            inner.Match if inner is not None and callable(inner.Match) else self._set.Match
-        )
-        run = self.run_id
-        split = self._match_split
-        inner_common = getattr(self._set_common, "_set", None)
-        common: Callable[[bytes | memoryview], Any] = (
-            inner_common.Match
-            if inner_common is not None and callable(inner_common.Match)
-            else self._set_common.Match
-        )
-        base = len(self.triggers)  # the common triggers' indices follow the first set's
-
-        def match(raw: bytes | memoryview) -> Any:
-            # (the same triggers either way: the split only avoids the slow automaton, which
-            # needs words; a long run without a space, a blob or a token, is fast in the one set)
-            long = len(raw) > split_above and not (isinstance(raw, bytes) and b" " not in raw)
-            ids = split(raw) if long else fn(raw)
-            if len(ids) == 1 and ids[0] == run and not b64_run(raw):
-                ids = []  # a base64-like run only, and it is not one (see `b64_run`)
-            if not ids:
-                more = common(raw)
-                if more:
-                    return [base + i for i in more]
-            return ids
-
-        return match
-
-    def _match_split(self, raw: bytes | memoryview) -> list[int]:
-        split = self._split
-        if split is None:  # built on the first long input (their automata cost memory)
-            triggers = self.triggers
-            gapped = tuple(i for i, t in enumerate(triggers) if _GAPPED.search(t))
-            plain = tuple(i for i in range(len(triggers)) if i not in gapped)
-            split = self._split = tuple(
-                (_set([triggers[i] for i in ids], _SET_MEM, case_sensitive=False)._set.Match, ids)
-                for ids in (plain, gapped)
-                if ids
-            )
-        return [ids[i] for m, ids in split for i in m(raw) or ()]
+        """The prefilter's match over bytes (hot path): the indices of the triggers that fired
+        (`triggers`), or when none of them did, of the common phrasings' that did (counted
+        from `len(triggers)`, `common`). A base64-like run alone fires only when it is one
+        (`b64_run`). (`split_above` is kept for callers: one matcher reads inputs of any
+        length, see `manifold.security.prefilter`.)"""
+        return self._prefilter.match_fn(b64_run)
 
     def suspicious(self, raw: bytes | memoryview | str, split_above: int = _SPLIT_BYTES) -> bool:
         """Whether `raw` holds anything the signals start from (most results do not)."""
-        if len(raw) <= split_above:
-            ids = self._set.Match(raw)
-        else:
-            ids = self._match_split(
-                raw.encode("utf-8", "surrogatepass") if isinstance(raw, str) else raw
-            )
-        if ids and (len(ids) > 1 or ids[0] != self.run_id or b64_run(raw)):
-            return True
-        return bool(self._set_common.Match(raw))
+        return bool(
+            self._match(raw.encode("utf-8", "surrogatepass") if isinstance(raw, str) else raw)
+        )
 
     # ------------------------------------------------------------- scoring
 
@@ -2791,7 +2752,7 @@ class Guard:
 
         def fired(a: int, z: int) -> Any:
             # Each window as `prefiltered` reads it (copied only when that changes it).
-            # (two sets where the window has words, see `_GAPPED`; the same triggers either way)
+            # (the same triggers either way, see `manifold.security.prefilter`)
             match = match_split if b.find(b" ", a, z) >= 0 else match_one
             esc = b.find(b"\\", a, z) >= 0
             ids = match(prefiltered(view[a:z]) if esc or b.find(b'"io.', a, z) >= 0 else view[a:z])
