@@ -271,26 +271,7 @@ def test_policy_test_resolves_dot_segments_before_deciding(tmp_path: Path) -> No
     )
 
     def decision(path: str) -> str:
-        out = subprocess.run(
-            [
-                MANIFOLD,
-                "policy",
-                "test",
-                "-c",
-                str(cfg),
-                "--tool",
-                "files__write_file",
-                "--args",
-                json.dumps({"path": path}),
-            ],
-            capture_output=True,
-            text=True,
-            timeout=60,
-            env=support.test_env(),
-            cwd=str(support.REPO),
-        )
-        assert out.returncode == 0, out.stderr
-        return out.stdout.splitlines()[0]
+        return _policy_test(cfg, "files__write_file", {"path": path})[0]
 
     assert decision("/tmp/notes.txt") == "decision: allow"
     assert decision("/tmp/../etc/hosts") == "decision: deny"
@@ -309,26 +290,21 @@ def test_policy_test_in_audit_mode_says_what_would_be_logged(tmp_path: Path) -> 
     )
 
     def last_line(path: str) -> str:
-        out = subprocess.run(
-            [
-                MANIFOLD,
-                "policy",
-                "test",
-                "-c",
-                str(cfg),
-                "--tool",
-                "files__read",
-                "--args",
-                json.dumps({"path": path}),
-            ],
-            capture_output=True,
-            text=True,
-            timeout=60,
-            env=support.test_env(),
-            cwd=str(support.REPO),
-        )
-        assert out.returncode == 0, out.stderr
-        return out.stdout.splitlines()[-1]
+        return _policy_test(cfg, "files__read", {"path": path})[-1]
 
     assert last_line("/etc/hosts").endswith("this decision would be logged)")
     assert last_line("/tmp/x").endswith("nothing would be logged)")
+
+
+def _policy_test(cfg: Path, tool: str, args: dict[str, object]) -> list[str]:
+    """`manifold policy test` run as a user runs it: the lines it prints (exit code 0)."""
+    out = subprocess.run(
+        [MANIFOLD, "policy", "test", "-c", str(cfg), "--tool", tool, "--args", json.dumps(args)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=support.test_env(),
+        cwd=str(support.REPO),
+    )
+    assert out.returncode == 0, out.stderr
+    return out.stdout.splitlines()
