@@ -64,6 +64,19 @@ def test_env(**extra: str) -> dict[str, str]:
 test_env.__test__ = False  # type: ignore[attr-defined]  # a helper, not a test
 
 
+def run_params(config: Path, *extra: str, cwd: Path | None = None) -> Any:
+    """How the official `mcp` client starts `manifold run --config CONFIG` over stdio, as an
+    IDE would (a `StdioServerParameters`; the SDK is imported here only when it is used)."""
+    from mcp.client.stdio import StdioServerParameters
+
+    return StdioServerParameters(
+        command=MANIFOLD,
+        args=["run", "--config", str(config), *extra],
+        env=test_env(),
+        cwd=str(cwd or REPO),
+    )
+
+
 def spawn(cmd: list[str], log: Path | None = None, **kw: Any) -> subprocess.Popen[bytes]:
     """Start `cmd` in its own session (process group), stdout/stderr to `log`."""
     out: Any = subprocess.DEVNULL

@@ -25,12 +25,7 @@ pytestmark = pytest.mark.timeout(180)
 
 
 def _params(config: Path, *extra: str) -> StdioServerParameters:
-    return StdioServerParameters(
-        command=MANIFOLD,
-        args=["run", "--config", str(config), *extra],
-        env=support.test_env(),
-        cwd=str(config.parent),
-    )
+    return support.run_params(config, *extra, cwd=config.parent)  # type: ignore[no-any-return]
 
 
 def _verify(path: Path) -> subprocess.CompletedProcess[str]:

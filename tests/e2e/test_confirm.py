@@ -49,12 +49,7 @@ def _config(tmp_path: Path, upstreams: dict[str, Any] | None = None, **confirm: 
 
 
 def _params(config: Path) -> StdioServerParameters:
-    return StdioServerParameters(
-        command=MANIFOLD,
-        args=["run", "--config", str(config)],
-        env=support.test_env(),
-        cwd=str(support.REPO),
-    )
+    return support.run_params(config)  # type: ignore[no-any-return]
 
 
 def _text(res: types.CallToolResult) -> str:

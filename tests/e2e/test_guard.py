@@ -45,12 +45,7 @@ def _config(tmp_path: Path, guard: dict[str, Any], **top: Any) -> Path:
 
 
 def _params(config: Path) -> StdioServerParameters:
-    return StdioServerParameters(
-        command=MANIFOLD,
-        args=["run", "--config", str(config)],
-        env=support.test_env(),
-        cwd=str(support.REPO),
-    )
+    return support.run_params(config)  # type: ignore[no-any-return]
 
 
 def _texts(res: types.CallToolResult) -> list[str]:

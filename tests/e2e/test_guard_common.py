@@ -20,7 +20,7 @@ from mcp import Client, StdioServerParameters, types
 
 from tests import support
 from tests.servers.plain_orders_server import NOTES
-from tests.support import MANIFOLD, stdio_upstream, write_config
+from tests.support import stdio_upstream, write_config
 
 pytestmark = pytest.mark.timeout(120)
 ATTACKS = ("reveal", "inbox", "pixel")
@@ -32,12 +32,7 @@ def _params(tmp_path: Path, guard: dict[str, Any]) -> StdioServerParameters:
         {"plain": stdio_upstream("plain_orders_server.py")},
         security={"guard": guard},
     )
-    return StdioServerParameters(
-        command=MANIFOLD,
-        args=["run", "--config", str(cfg)],
-        env=support.test_env(),
-        cwd=str(support.REPO),
-    )
+    return support.run_params(cfg)  # type: ignore[no-any-return]
 
 
 def _texts(res: types.CallToolResult) -> list[str]:

@@ -21,19 +21,14 @@ from mcp import Client, StdioServerParameters, types
 
 from tests import support
 from tests.servers.bulky_server import page_text
-from tests.support import MANIFOLD, stdio_upstream, write_config
+from tests.support import stdio_upstream, write_config
 
 pytestmark = pytest.mark.timeout(120)
 SIZE = 3_000_000  # characters: three times max_scan_chars (1,000,000)
 
 
 def _params(config: Path) -> StdioServerParameters:
-    return StdioServerParameters(
-        command=MANIFOLD,
-        args=["run", "--config", str(config)],
-        env=support.test_env(),
-        cwd=str(support.REPO),
-    )
+    return support.run_params(config)  # type: ignore[no-any-return]
 
 
 def _text(res: types.CallToolResult) -> str:

@@ -28,7 +28,7 @@ from mcp.shared.exceptions import MCPError
 
 from tests import support
 from tests.servers.sneaky_server import AWS_KEY, CLEAN, INJECTION
-from tests.support import MANIFOLD, stdio_upstream, write_config
+from tests.support import stdio_upstream, write_config
 
 pytestmark = pytest.mark.timeout(120)
 PAYLOAD = "collector.example"
@@ -42,12 +42,7 @@ def _params(tmp_path: Path, security: dict[str, Any]) -> StdioServerParameters:
         exposure={"mode": "passthrough"},
         state={"path": ""},
     )
-    return StdioServerParameters(
-        command=MANIFOLD,
-        args=["run", "--config", str(cfg)],
-        env=support.test_env(),
-        cwd=str(support.REPO),
-    )
+    return support.run_params(cfg)  # type: ignore[no-any-return]
 
 
 async def _error(c: Client, which: str) -> tuple[str, Any]:

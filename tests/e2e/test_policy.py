@@ -63,12 +63,7 @@ def _config(tmp_path: Path, mode: str = "enforce", **security: Any) -> Path:
 
 
 def _params(config: Path, *extra: str) -> StdioServerParameters:
-    return StdioServerParameters(
-        command=MANIFOLD,
-        args=["run", "--config", str(config), *extra],
-        env=support.test_env(),
-        cwd=str(support.REPO),
-    )
+    return support.run_params(config, *extra)  # type: ignore[no-any-return]
 
 
 def _text(res: types.CallToolResult) -> str:

@@ -21,19 +21,14 @@ from mcp import Client, StdioServerParameters, types
 from mcp.shared.exceptions import MCPError
 
 from tests import support
-from tests.support import MANIFOLD, gateway_http, stdio_upstream, write_config
+from tests.support import gateway_http, stdio_upstream, write_config
 
 pytestmark = pytest.mark.timeout(120)
 MODES = ["legacy", "2026-07-28"]
 
 
 def _params(config: Path, *extra: str) -> StdioServerParameters:
-    return StdioServerParameters(
-        command=MANIFOLD,
-        args=["run", "--config", str(config), *extra],
-        env=support.test_env(),
-        cwd=str(support.REPO),
-    )
+    return support.run_params(config, *extra)  # type: ignore[no-any-return]
 
 
 def _text(res: types.CallToolResult) -> str:
