@@ -661,16 +661,22 @@ def _review(rnd: random.Random, lang: str, x: str) -> str:
     return f"★★★★☆ {rnd.choice(PRODUCTS)} - reviewed by {rnd.choice(NAMES)}\n{_filler(rnd, lang, 1)} {x}"
 
 
-def _pdf(rnd: random.Random, lang: str, x: str) -> str:
-    words = (_filler(rnd, lang, 3) + " " + x + " " + _filler(rnd, lang, 2)).split(" ")
+def _wrapped(words: list[str], width: int = 72) -> list[str]:
+    """Words hard-wrapped into lines of about `width` characters, as text taken from a PDF."""
     lines, cur = [], ""
     for w in words:
-        if len(cur) + len(w) > 72:
+        if len(cur) + len(w) > width:
             lines.append(cur)
             cur = w
         else:
             cur = f"{cur} {w}".strip()
     lines.append(cur)
+    return lines
+
+
+def _pdf(rnd: random.Random, lang: str, x: str) -> str:
+    words = (_filler(rnd, lang, 3) + " " + x + " " + _filler(rnd, lang, 2)).split(" ")
+    lines = _wrapped(words)
     return f"ANNUAL REPORT 2025                         Page {rnd.randint(2, 80)}\n\n" + "\n".join(
         lines
     )
@@ -1171,15 +1177,7 @@ def _long(rnd: random.Random, lang: str, sents: list[str]) -> str:
             f'{i},{rnd.choice(NAMES)},{rnd.randint(10, 999)}.00,"{s}"' for i, s in enumerate(sents)
         )
     if kind == 6:  # PDF text, hard-wrapped
-        words = " ".join(sents).split(" ")
-        lines, cur = [], ""
-        for w in words:
-            if len(cur) + len(w) > 72:
-                lines.append(cur)
-                cur = w
-            else:
-                cur = f"{cur} {w}".strip()
-        lines.append(cur)
+        lines = _wrapped(" ".join(sents).split(" "))
         return "QUARTERLY REVIEW                                   Page 3\n\n" + "\n".join(lines)
     if kind == 7:  # runbook / markdown doc
         return "# Runbook\n\n" + "\n".join(f"{i + 1}. {s}" for i, s in enumerate(sents))
