@@ -1543,6 +1543,45 @@ _GENERAL: list[tuple[str, float, str]] = [
         r"security|date of birth|location|contacts|api keys?|tokens?|credentials))\b",
     ),
 ]
+# What the model's own answer is to carry or become: a text for people has no "your reply" to
+# slip a promotion, a link or a made-up claim into, nor to encode in base64 or write backwards.
+_YOUR_ANSWER = (
+    r"(?:in|into|to|within|at the (?:end|start|beginning|top|bottom) of) your (?:\w+ )?(?:repl(?:y|ies)|"
+    r"responses?|answers?|outputs?|summar(?:y|ies)|completions?)\b"
+)
+_GENERAL.extend(
+    [
+        (
+            "model-directed",
+            0.75,
+            _I + _SEG_START + r"(?:please |also |now |then |subtly |discreetly |quietly )*(?:add|"
+            r"integrate|insert|include|incorporate|append|prepend|embed|weave|inject|slip|put|"
+            r"mention|promote|advertise|place)\b[^.!?\n]*" + _YOUR_ANSWER + r"[^.!?\n]*?"
+            r"(?:https?://|www\.|\b[a-z0-9-]+\.(?:com|net|org|io|co|shop|biz|info|xyz)\b|\"[^\"\n]{8,}\"|"
+            r"\b(?:discount|deal|promo\w*|sale|lottery|winnings|prize|click|fabricated|false|fake|"
+            r"made-up|misleading|rumou?r|propaganda|advert\w*|sponsor\w*|buy|purchase|coupon)\b)"
+            r"|" + _SEG_START + r"(?:please |also |now |then )*(?:add|integrate|insert|include|"
+            r"incorporate|append|prepend|embed|weave|inject|slip|put|place)\s+(?:\"[^\"\n]{8,}\"|"
+            r"'[^'\n]{8,}'|(?:a|an|the|this) (?:\w+ ){0,3}?(?:link|url|promo\w*|advert\w*|"
+            r"sponsor\w*|slogan|claim|statistic|fact|teaser|message)\b[^.!?\n]*?)\s+"
+            + _YOUR_ANSWER,
+        ),
+        (
+            "model-directed",
+            0.75,
+            _I + _SEG_START + r"(?:please |also |now |then )*(?:provide|write|give|render|format|"
+            r"encode|encrypt|convert|present|express|deliver|return|output|respond|reply|answer|"
+            r"reverse|rewrite|transform|apply)\b[^.!?\n]*\byour (?:\w+ )?(?:repl(?:y|ies)|"
+            r"responses?|answers?|outputs?|summar(?:y|ies))\b[^.!?\n]*\b(?:in|into|using|with|as|to)"
+            r" (?:a |an |the )?(?:base ?\d{2}|hex\w*|binary|morse|reverse\w*|caesar|cipher|rot-?13|"
+            r"leetspeak|leet|pig latin|upside[- ]down|backwards|anagram\w*|homophon\w*|misspell\w*|"
+            r"substitution cipher)\b|"
+            + _SEG_START
+            + r"(?:please |also |now |then )*(?:encode|encrypt|reverse|scramble|"
+            r"obfuscate)\b[^.!?\n]*\byour (?:\w+ )?(?:repl(?:y|ies)|responses?|answers?|outputs?)\b",
+        ),
+    ]
+)
 _ENGLISH.extend(_GENERAL)
 
 # A line break inside a sentence (hard-wrapped text): the patterns pair words within a line.
@@ -1977,6 +2016,7 @@ _TRIGGERS_EN = [
 # can (a URL left open for data, a request for what the reader was given, an order with the
 # user in the third person, ...); clean JSON fires none.
 _TRIGGERS_COMMON = [
+    r"(?:in|into|to|within|of) your (?:\w+ )?(?:repl|response|answer|output|summar|completion)",
     r"(?:instructions?|directives?|system prompt|guidelines|programming) (?:have|has) (?:just |now "
     r"|been |officially |recently )*(?:updated|changed|replaced|revised|rewritten|cancel|revoked|"
     r"overridden|reset|modified|amended|superseded)",
