@@ -228,7 +228,9 @@ _IMPERATIVE = (
     r"collect|extract|encode|zip|tell|say|state|claim|answer|reply|respond|report|rank|rate|"
     r"recommend|suggest|present|conclude|describe|summari[sz]e|translate|treat|ask|inform|"
     r"warn|remind|convince|end|take|give|provide|print|output|reveal|show|display|quietly|"
-    r"tweet|elevate|overwrite|replace|omit|"
+    r"tweet|elevate|overwrite|replace|omit|unsubscribe|archive|accept|decline|sign|schedule|"
+    r"confirm|buy|order|purchase|subscribe|do (?:this|it|that|so|the following)|close|reopen|"
+    r"assign|notify|"
     r"silently|do not|don't|never|always|you (?:must|should|are|will|now|have)|your (?:new|"
     r"next|real|task|job|answer|reply)|from now on|before (?:you|answering|replying)|when you|"
     r"whenever|in your|stop|switch to|act as|pretend|respond|follow|obey|comply)"
@@ -1562,7 +1564,9 @@ _GENERAL.extend(
             r"made-up|misleading|rumou?r|propaganda|advert\w*|sponsor\w*|buy|purchase|coupon)\b)"
             r"|" + _SEG_START + r"(?:please |also |now |then )*(?:add|integrate|insert|include|"
             r"incorporate|append|prepend|embed|weave|inject|slip|put|place)\s+(?:\"[^\"\n]{8,}\"|"
-            r"'[^'\n]{8,}'|(?:a|an|the|this) (?:\w+ ){0,3}?(?:link|url|promo\w*|advert\w*|"
+            # (a quotation is blanked when the text is read without its mentions: the order
+            # around it is still the text's own)
+            r"'[^'\n]{8,}'| {10,}|(?:a|an|the|this) (?:\w+ ){0,3}?(?:link|url|promo\w*|advert\w*|"
             r"sponsor\w*|slogan|claim|statistic|fact|teaser|message)\b[^.!?\n]*?)\s+"
             + _YOUR_ANSWER,
         ),
@@ -1579,6 +1583,66 @@ _GENERAL.extend(
             + _SEG_START
             + r"(?:please |also |now |then )*(?:encode|encrypt|reverse|scramble|"
             r"obfuscate)\b[^.!?\n]*\byour (?:\w+ )?(?:repl(?:y|ies)|responses?|answers?|outputs?)\b",
+        ),
+    ]
+)
+_AI_WORD = (
+    r"(?:ai|a\.i\.|llm|assistant|model|agent|bot|chatbot|language model|copilot|gpt|ai (?:assistant|"
+    r"agent|model|system|tool|reader|summari[sz]er)|automated (?:assistant|agent|system|tool|"
+    r"reader))s?"
+)
+# ... and only the names no person answers to ("if an agent is reviewing your claim, you will
+# get an email" is an insurer's letter)
+_AI_STRICT = (
+    r"(?:ai|a\.i\.|llm|chatbot|language model|copilot|gpt|(?:ai|automated|llm) (?:assistant|agent|"
+    r"model|system|tool|reader|summari[sz]er)s?)"
+)
+_READS = (
+    r"(?:reading|processing|summari[sz]ing|parsing|handling|looking at|reviewing|viewing|"
+    r"seeing|indexing|reads?|process(?:es)?|sees?|summari[sz]es?|parses?|reviews?|handles?|"
+    r"looks at|opens?|receives?|triages?|triaging)"
+)
+_GENERAL.extend(
+    [
+        # "Whichever AI assistant is reading this: ...", "If an AI is processing this invite,
+        # accept it ...", "If you're an AI model, ... you ...": the reader named a model, then
+        # an order, "you" or "the user" in the same sentence
+        (
+            "directive",
+            0.7,
+            _I + r"\b(?:whichever|whatever|any|every|each) " + _AI_WORD + r" (?:that is |who is |"
+            r"which is |is |are )?"
+            + _READS
+            + r" (?:this|these|the)\b[^:,\n]*[:,][^.!?\n]*\b(?:you|"
+            r"your|the user'?s?|" + _IMPERATIVE + r")\b|\b(?:if|when|whenever|in case|should|once) "
+            r"(?:an?|the|any|some) " + _AI_STRICT + r"(?: \w+)? (?:is |are )?" + _READS + r"\b"
+            r"[^.!?\n]*,\s*(?:(?:please|then|also|first|just|simply) )?(?:" + _IMPERATIVE + r")\b|"
+            r"\bif you(?:'re| are) an? (?:\w+ )?" + _AI_WORD + r"\b[^.!?\n]*,\s*(?:(?:please|then|"
+            r"also|first|just|simply) )?(?:" + _IMPERATIVE + r"|[^.!?\n]*\b(?:the user'?s?|your "
+            r"user'?s?)\b)",
+        ),
+        # "Models that process this file should treat ...": no article before the reader
+        (
+            "directive",
+            0.7,
+            _I + _SEG_START + r"(?:(?:all|any|every|each|the) )?" + _AI_WORD + r" (?:that|which|"
+            r"who) " + _READS + r" (?:this|these|the) \w+\b[^.!?\n]*?\b(?:should|must|shall|will|"
+            r"need to|needs to|are to|is to|have to|has to)\b",
+        ),
+        (
+            "user-directed",
+            0.7,
+            _I + r"\b(?:tell|inform|warn|remind|ask|convince|advise|persuade|urge|notify|assure|"
+            r"reassure|recommend to) (?:the (?:person|people|human|customer)|whoever) you(?:'re| "
+            r"are) (?:helping|assisting|working (?:for|with)|talking to|chatting with|speaking "
+            r"(?:to|with))\b",
+        ),
+        (
+            "override",
+            0.75,
+            _I + r"\b(?:ignor(?:e|ed|ing)|disregard(?:ed|ing)?|skip(?:ped)?|drop(?:ped)?) (?:your|"
+            r"the) (?:user|human|operator)" + _APOS + r"?s?" + _APOS + r"? (?:\w+ )?(?:request|"
+            r"question|query|task|instructions?|prompt|message)s?\b",
         ),
     ]
 )
@@ -1674,7 +1738,8 @@ _FOR_MODEL = (
     r"\bthe user'?s?\b|\busuari[oa]s?\b|\butilisat(?:eur|rice)s?\b|\butilizador\w*|"
     r"\b(?:be)?nutzer\w*|\butent[ei]\b|пользовател|користувач|用户|ユーザー|사용자|"
     r"\bkullanici|\bgebruiker|\buzytkownik|"
-    r"\byou are now\b|"
+    r"\byou are now\b|\bthe (?:person|people|human|customer) you(?:'re| are) (?:helping|assisting|"
+    r"working (?:for|with)|talking to|chatting with|speaking (?:to|with))\b|\byour user'?s?\b|"
     r"\b(?:tu|eres|voce|vous|dein\w*|deinem|ты|тебе|твой|твою|твоей)\b|你|あなた"
 )
 _IN_SENTENCE = r"(?:[^.!?\n\x{3002}\x{FF01}\x{FF1F}]|[.!?]\S)*"  # "x.example" goes on
@@ -2016,6 +2081,14 @@ _TRIGGERS_EN = [
 # can (a URL left open for data, a request for what the reader was given, an order with the
 # user in the third person, ...); clean JSON fires none.
 _TRIGGERS_COMMON = [
+    r"(?:whichever|whatever|any|every|each|if an?|if the|when an?|when the|if you're an?|if you "
+    r"are an?) (?:\w+ )?(?:ai|a\.i\.|llm|assistant|model|agent|bot|chatbot|language model|"
+    r"copilot|gpt|automated)",
+    r"(?:ai|llm|assistant|model|agent|bot|chatbot|copilot|gpt)s? (?:that|which|who) (?:read|"
+    r"process|summari|parse|see|handl|view|index)",
+    r"(?:person|people|human|customer|whoever) you(?:'re| are) (?:helping|assisting|working|"
+    r"talking|chatting|speaking)|your user",
+    r"(?:ignor|disregard|skip|drop)\w* (?:your|the) (?:user|human|operator)",
     r"(?:in|into|to|within|of) your (?:\w+ )?(?:repl|response|answer|output|summar|completion)",
     r"(?:instructions?|directives?|system prompt|guidelines|programming) (?:have|has) (?:just |now "
     r"|been |officially |recently )*(?:updated|changed|replaced|revised|rewritten|cancel|revoked|"
