@@ -1548,8 +1548,8 @@ _GENERAL: list[tuple[str, float, str]] = [
 # What the model's own answer is to carry or become: a text for people has no "your reply" to
 # slip a promotion, a link or a made-up claim into, nor to encode in base64 or write backwards.
 _YOUR_ANSWER = (
-    r"(?:in|into|to|within|at the (?:end|start|beginning|top|bottom) of) your (?:\w+ )?(?:repl(?:y|ies)|"
-    r"responses?|answers?|outputs?|summar(?:y|ies)|completions?)\b"
+    r"(?:in|into|to|within|at the (?:end|start|beginning|top|bottom) of) your (?:\w+ )?"
+    r"(?:repl(?:y|ies)|responses?|answers?|outputs?|summar(?:y|ies)|completions?)\b"
 )
 _GENERAL.extend(
     [
@@ -1582,13 +1582,14 @@ _GENERAL.extend(
             r"substitution cipher)\b|"
             + _SEG_START
             + r"(?:please |also |now |then )*(?:encode|encrypt|reverse|scramble|"
-            r"obfuscate)\b[^.!?\n]*\byour (?:\w+ )?(?:repl(?:y|ies)|responses?|answers?|outputs?)\b",
+            r"obfuscate)\b[^.!?\n]*\byour (?:\w+ )?(?:repl(?:y|ies)|responses?|answers?|"
+            r"outputs?)\b",
         ),
     ]
 )
 _AI_WORD = (
-    r"(?:ai|a\.i\.|llm|assistant|model|agent|bot|chatbot|language model|copilot|gpt|ai (?:assistant|"
-    r"agent|model|system|tool|reader|summari[sz]er)|automated (?:assistant|agent|system|tool|"
+    r"(?:ai|a\.i\.|llm|assistant|model|agent|bot|chatbot|language model|copilot|gpt|"
+    r"ai (?:assistant|agent|model|system|tool|reader|summari[sz]er)|automated (?:assistant|agent|system|tool|"
     r"reader))s?"
 )
 # ... and only the names no person answers to ("if an agent is reviewing your claim, you will
