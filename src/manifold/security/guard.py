@@ -1589,8 +1589,8 @@ _GENERAL.extend(
 )
 _AI_WORD = (
     r"(?:ai|a\.i\.|llm|assistant|model|agent|bot|chatbot|language model|copilot|gpt|"
-    r"ai (?:assistant|agent|model|system|tool|reader|summari[sz]er)|automated (?:assistant|agent|system|tool|"
-    r"reader))s?"
+    r"ai (?:assistant|agent|model|system|tool|reader|summari[sz]er)|"
+    r"automated (?:assistant|agent|system|tool|reader))s?"
 )
 # ... and only the names no person answers to ("if an agent is reviewing your claim, you will
 # get an email" is an insurer's letter)
