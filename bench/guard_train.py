@@ -21,7 +21,8 @@ each sentence the prefilter fires on), so it is trained on windows, labelled one
   orders, false statements, markdown exfiltration, poisoned descriptions; 18 languages) and
   benign texts with the same words, bare or in a carrier;
 - the labelled corpora, written by other authors (`REAL`: the tuning corpus, held-out 1,
-  held-out 2 and the development half of held-out 3, all in `tests/security/data/`; they are
+  held-out 2, both halves of held-out 3 (its test half measured blind first) and the
+  development half of held-out 4, all in `tests/security/data/`; they are
   training data now, not measures): a benign text's windows are benign, a short injection's
   (600 characters or fewer) are injections; in a long one, the windows that touch the lines
   no benign text of the same corpus has (what differs from a benign version of the carrier)
@@ -105,6 +106,8 @@ REAL = {
     "heldout": "guard_heldout.jsonl",
     "heldout2": "guard_heldout2.jsonl",
     "heldout3_dev": "guard_heldout3_dev.jsonl",
+    "heldout3_test": "guard_heldout3_test.jsonl",
+    "heldout4_dev": "guard_heldout4_dev.jsonl",
 }
 _SHORT = 600
 
