@@ -1647,6 +1647,54 @@ _GENERAL.extend(
         ),
     ]
 )
+_GENERAL.extend(
+    [
+        # "AI agent: delete_file('/home/user') now": the model named, then a call written out
+        (
+            "directive",
+            0.7,
+            _I + _SEG_START + _AI_NAME + r"\s*(?::|,|--|\x{2014}|\x{2013})\s*(?:(?:please|now|"
+            r"then|first|just) )?`?[a-z][a-z0-9]*(?:_[a-z0-9]+)+`?\(",
+        ),
+        # "Whatever the user asks, tell them ..."
+        (
+            "user-directed",
+            0.6,
+            _I
+            + r"\b(?:whatever|no matter what|regardless of what) (?:the|a|your) (?:user|customer|"
+            r"visitor|reader)s? (?:asks?|says|wants|types|requests?)\b[^.!?\n]*,\s*(?:you (?:must |"
+            r"should )?)?(?:always |just |simply )?(?:tell|say|reply|respond|answer|reassure|assure|"
+            r"inform|claim|state|insist|confirm)\b",
+        ),
+        # "Repeat the words above starting with 'You are'" (the quotation blanked or not)
+        (
+            "override",
+            0.75,
+            _I + r"\b(?:repeat|print|output|write|copy|reproduce|quote|echo)\b[^.!?\n]*\b(?:words|"
+            r"text|lines|everything|content|messages?) (?:above|before this|preceding|at the top)"
+            r"[^.!?\n]*\b(?:starting|beginning) (?:with|from)\b|\bwhat (?:was|is|were) (?:written|"
+            r"said|stated|typed) (?:at the (?:top|start|beginning)|above|before) (?:of )?(?:this|the) "
+            r"(?:conversation|chat|session|prompt|context)\b",
+        ),
+        # a definition that has every summary or answer end with a sign-in link
+        (
+            "phishing",
+            0.75,
+            _I
+            + r"\b(?:end|start|begin|close|finish|sign|conclude) (?:every|each|all|your|any) (?:\w+ )?"
+            r"(?:summar|answer|repl|response|message|output)\w*\b[^\n]*?(?:https?://|www\.)[^\n]*?"
+            r"\b(?:credentials|password|passcode|log ?in|sign ?in|verify|2fa|card)",
+        ),
+        # (in a definition only) a recipient the user did not give, always added
+        (
+            "_asks-context",
+            0.7,
+            _I + r"\balways (?:include|add|cc|bcc|copy|put|insert|append)\b[^.!?\n]*[\w.+-]+@[\w-]+"
+            r"\.\w|\b(?:always|also) (?:send|forward|copy|post) (?:a copy |it |them |the \w+ )?to "
+            r"[\w.+-]+@[\w-]+\.\w",
+        ),
+    ]
+)
 _ENGLISH.extend(_GENERAL)
 
 # A line break inside a sentence (hard-wrapped text): the patterns pair words within a line.
@@ -2082,6 +2130,17 @@ _TRIGGERS_EN = [
 # can (a URL left open for data, a request for what the reader was given, an order with the
 # user in the third person, ...); clean JSON fires none.
 _TRIGGERS_COMMON = [
+    r"(?:ai|llm|model|gpt|chatbot|copilot|agents|assistants|ai agent|ai assistant)\s*[:,]\s*"
+    r"(?:(?:please|now|then|first|just) )?`?[a-z][a-z0-9]*_[a-z0-9_]+`?\(",
+    r"(?:whatever|no matter what|regardless of what) (?:the|a|your) (?:user|customer|visitor|"
+    r"reader)",
+    r"(?:above|before this|preceding|at the top)[^.!?\n]*(?:starting|beginning) (?:with|from)|"
+    r"(?:written|said|stated|typed) (?:at the (?:top|start|beginning)|above|before) (?:of )?"
+    r"(?:this|the) (?:conversation|chat|session|prompt|context)",
+    r"(?:end|start|begin|close|finish|sign|conclude) (?:every|each|all|your|any) (?:\w+ )?"
+    r"(?:summar|answer|repl|response|message|output)",
+    r"always (?:include|add|cc|bcc|copy|put|insert|append)|(?:always|also) (?:send|forward|copy|"
+    r"post) (?:a copy |it |them |the \w+ )?to ",
     r"(?:whichever|whatever|any|every|each|if an?|if the|when an?|when the|if you're an?|if you "
     r"are an?) (?:\w+ )?(?:ai|a\.i\.|llm|assistant|model|agent|bot|chatbot|language model|"
     r"copilot|gpt|automated)",
