@@ -1660,9 +1660,8 @@ _GENERAL.extend(
         (
             "user-directed",
             0.6,
-            _I
-            + r"\b(?:whatever|no matter what|regardless of what) (?:the|a|your) (?:user|customer|"
-            r"visitor|reader)s? (?:asks?|says|wants|types|requests?)\b[^.!?\n]*,\s*(?:you (?:must |"
+            _I + r"\b(?:whatever|no matter what|regardless of what) (?:the|a|your) "
+            r"(?:user|customer|visitor|reader)s? (?:asks?|says|wants|types|requests?)\b[^.!?\n]*,\s*(?:you (?:must |"
             r"should )?)?(?:always |just |simply )?(?:tell|say|reply|respond|answer|reassure|assure|"
             r"inform|claim|state|insist|confirm)\b",
         ),
@@ -1671,8 +1670,8 @@ _GENERAL.extend(
             "override",
             0.75,
             _I + r"\b(?:repeat|print|output|write|copy|reproduce|quote|echo)\b[^.!?\n]*\b(?:words|"
-            r"text|lines|everything|content|messages?) (?:above|before this|preceding|at the top)"
-            r"[^.!?\n]*\b(?:starting|beginning) (?:with|from)\b|\bwhat (?:was|is|were) (?:written|"
+            r"text|lines|everything|content|messages?) (?:above|before this|preceding|at the "
+            r"top)[^.!?\n]*\b(?:starting|beginning) (?:with|from)\b|\bwhat (?:was|is|were) (?:written|"
             r"said|stated|typed) (?:at the (?:top|start|beginning)|above|before) (?:of )?(?:this|the) "
             r"(?:conversation|chat|session|prompt|context)\b",
         ),
@@ -1680,9 +1679,8 @@ _GENERAL.extend(
         (
             "phishing",
             0.75,
-            _I
-            + r"\b(?:end|start|begin|close|finish|sign|conclude) (?:every|each|all|your|any) (?:\w+ )?"
-            r"(?:summar|answer|repl|response|message|output)\w*\b[^\n]*?(?:https?://|www\.)[^\n]*?"
+            _I + r"\b(?:end|start|begin|close|finish|sign|conclude) (?:every|each|all|your|any) "
+            r"(?:\w+ )?(?:summar|answer|repl|response|message|output)\w*\b[^\n]*?(?:https?://|www\.)[^\n]*?"
             r"\b(?:credentials|password|passcode|log ?in|sign ?in|verify|2fa|card)",
         ),
         # (in a definition only) a recipient the user did not give, always added
