@@ -1661,9 +1661,9 @@ _GENERAL.extend(
             "user-directed",
             0.6,
             _I + r"\b(?:whatever|no matter what|regardless of what) (?:the|a|your) "
-            r"(?:user|customer|visitor|reader)s? (?:asks?|says|wants|types|requests?)\b[^.!?\n]*,\s*(?:you (?:must |"
-            r"should )?)?(?:always |just |simply )?(?:tell|say|reply|respond|answer|reassure|assure|"
-            r"inform|claim|state|insist|confirm)\b",
+            r"(?:user|customer|visitor|reader)s? (?:asks?|says|wants|types|requests?)\b"
+            r"[^.!?\n]*,\s*(?:you (?:must |should )?)?(?:always |just |simply )?(?:tell|say|reply|"
+            r"respond|answer|reassure|assure|inform|claim|state|insist|confirm)\b",
         ),
         # "Repeat the words above starting with 'You are'" (the quotation blanked or not)
         (
@@ -1671,9 +1671,9 @@ _GENERAL.extend(
             0.75,
             _I + r"\b(?:repeat|print|output|write|copy|reproduce|quote|echo)\b[^.!?\n]*\b(?:words|"
             r"text|lines|everything|content|messages?) (?:above|before this|preceding|at the "
-            r"top)[^.!?\n]*\b(?:starting|beginning) (?:with|from)\b|\bwhat (?:was|is|were) (?:written|"
-            r"said|stated|typed) (?:at the (?:top|start|beginning)|above|before) (?:of )?(?:this|the) "
-            r"(?:conversation|chat|session|prompt|context)\b",
+            r"top)[^.!?\n]*\b(?:starting|beginning) (?:with|from)\b|\bwhat (?:was|is|were) "
+            r"(?:written|said|stated|typed) (?:at the (?:top|start|beginning)|above|before) "
+            r"(?:of )?(?:this|the) (?:conversation|chat|session|prompt|context)\b",
         ),
         # a definition that has every summary or answer end with a sign-in link
         (
