@@ -1735,6 +1735,21 @@ _MENTION_P = (
     r"did|is|are|was|were)\b[^.!?\n]{0,200}\?)"
 )
 
+# Source code (a test file's fixtures, a script that builds chat messages, a chat template):
+# lines that only code has. In such a text a string literal is data the code holds, not what
+# the text says to its reader: it is read as a mention too (`Scanner._unmentioned`). JSON is
+# not code here (a tool result's strings are what it says).
+_CODE_LINE = re2.compile(
+    r"(?m)^[ \t]*(?:def \w+\(|class \w+[(:]|import \w|from [\w.]+ import |const \w|let \w|"
+    r"var \w|function\b|return\b|async def |@[\w.]+|#include|(?:public|private|static) |"
+    r"\{%-?\s|\{\{-?\s|assert |for \w+ in |if __name__|\w+\s*=\s*\[$|[^\n]*\S;$)"
+)
+_CODE_LINES: Final = 3  # lines that make a text source code
+_STRING_LITERAL_P = (  # not an apostrophe ("l'outil ... c'est")
+    # (a literal may hold line breaks: its `\\n` escapes are read as such)
+    r"(?:^|[^\w])(\"[^\"]{6,400}\"|'[^']{6,400}'|`[^`\n]{6,400}`)(?:[^\w]|$)"
+)
+
 # How much a damped reason keeps of its weight in a reporting frame.
 _DAMP: Final = 0.2
 _FRAME_LINES: Final = 2000  # a framed text of more lines is damped as a whole
@@ -1861,6 +1876,7 @@ class _SentenceRes:
     secret_ask: Any = field(default_factory=lambda: re2.compile(_SECRET_ASK_P))
     negation: Any = field(default_factory=lambda: re2.compile(_NEGATION_P))
     mention: Any = field(default_factory=lambda: re2.compile(_MENTION_P))
+    literal: Any = field(default_factory=lambda: re2.compile(_STRING_LITERAL_P))
     user_acts: Any = field(default_factory=lambda: re2.compile(_USER_ACTS_P))
 
 
@@ -2506,12 +2522,15 @@ class Scanner:
         The text is scored again with its quotations inside prose and its questions blanked;
         a reason that only they held keeps `_DAMP` of its weight.
         """
+        res = _sentence_res()
         spans = [
             m.span(g)
-            for m in islice(_sentence_res().mention.finditer(fold), 256)
+            for m in islice(res.mention.finditer(fold), 256)
             for g in (1, 2)
             if m.span(g)[0] >= 0
         ]
+        if len(list(islice(_CODE_LINE.finditer(fold), _CODE_LINES))) >= _CODE_LINES:
+            spans += [m.span(1) for m in islice(res.literal.finditer(fold), 256)]
         if not spans or len(fold) != len(norm):
             return found
         f, n = list(fold), list(norm)
