@@ -1717,6 +1717,21 @@ _REPORTING = re2.compile(
 _NOT_PROSE = re2.compile(r"[^\s<>()\[\]\"']+@[^\s<>()\[\]\"']+|(?:https?|s?ftp)://\S+")
 
 
+# A text about injections as a whole (an article, a training page, a red-team write-up): this
+# many distinct reporting cues. What it quotes is damped wherever it stands, its example links
+# and its tool-poisoning markers too; a hidden carrier is not (an article shows, it does not
+# hide).
+_ABOUT_CUES: Final = 4
+_ABOUT_RADIUS: Final = 6
+
+
+def _about_injections(fold: str) -> bool:
+    if "@" in fold or "://" in fold:
+        fold = _NOT_PROSE.sub(" ", fold)
+    cues = {m.group(0) for m in islice(_REPORTING.finditer(fold), 64)}
+    return len(cues) >= _ABOUT_CUES
+
+
 def _reports(s: str) -> bool:
     """Whether `s` reads as a report about injections (a reporting frame)."""
     if "@" in s or "://" in s:
@@ -1734,6 +1749,14 @@ _MENTION_P = (
     r"['\"\x{2019}\x{201D}\x{00BB}])|(?:^|[.!?:#\n]\s*)((?:why|how|what|where|which|who|does|"
     r"did|is|are|was|were)\b[^.!?\n]{0,200}\?)"
 )
+# In prose (not JSON, not CSV), a quotation after a colon or a comma is a mention too ("Override
+# phrases: "ignore all previous instructions", "disregard your guidelines"").
+_PROSE_MENTION_P = (
+    r"[a-z)*][:,]\s+((?:['\"\x{2018}\x{201C}\x{00AB}])[^'\"\x{2019}\x{201D}\x{00BB}\n]{6,240}"
+    r"['\"\x{2019}\x{201D}\x{00BB}])"
+)
+# What makes a text data rather than prose: a JSON object's key, a CSV row.
+_DATA_TEXT = re2.compile(r"^\s*[\[{]|\"[\w.-]+\"\s*:|(?m)^[^ ,\n]+(?:,[^ ,\n]*){3,}$")
 
 # Source code (a test file's fixtures, a script that builds chat messages, a chat template):
 # lines that only code has. In such a text a string literal is data the code holds, not what
@@ -1774,6 +1797,7 @@ _DAMPED = frozenset(
         "tool-call",
     }
 )
+_ABOUT_DAMPED: Final = _DAMPED | {"exfil-url", "poison-marker", "paired", "secrecy", "sensitive"}
 
 # What an order aimed at the model goes after (the goal signals): alone each is medium, as a
 # document for people gives such orders too ("save your settings permanently").
@@ -1877,6 +1901,7 @@ class _SentenceRes:
     negation: Any = field(default_factory=lambda: re2.compile(_NEGATION_P))
     mention: Any = field(default_factory=lambda: re2.compile(_MENTION_P))
     literal: Any = field(default_factory=lambda: re2.compile(_STRING_LITERAL_P))
+    prose_mention: Any = field(default_factory=lambda: re2.compile(_PROSE_MENTION_P))
     user_acts: Any = field(default_factory=lambda: re2.compile(_USER_ACTS_P))
 
 
@@ -2445,8 +2470,11 @@ class Scanner:
         found = self._phrases(fold, norm, surface)
         if any(r in _DAMPED for r in found.reasons):
             found = self._unmentioned(fold, norm, surface, found)
-        if found.reasons and _reports(fold) and not _pointed(found):
-            found = self._framed(fold, norm, surface, found)
+        if found.reasons and _reports(fold):
+            if _about_injections(fold):
+                found = self._framed(fold, norm, surface, found, _ABOUT_RADIUS, _ABOUT_DAMPED)
+            elif not _pointed(found):
+                found = self._framed(fold, norm, surface, found)
         if found.reasons and any(
             (r in _GOALS or r in ("user-directed", "tool-order"))
             and w >= 0.4
@@ -2531,6 +2559,8 @@ class Scanner:
         ]
         if len(list(islice(_CODE_LINE.finditer(fold), _CODE_LINES))) >= _CODE_LINES:
             spans += [m.span(1) for m in islice(res.literal.finditer(fold), 256)]
+        elif _DATA_TEXT.search(fold) is None:
+            spans += [m.span(1) for m in islice(res.prose_mention.finditer(fold), 256)]
         if not spans or len(fold) != len(norm):
             return found
         f, n = list(fold), list(norm)
@@ -2593,7 +2623,15 @@ class Scanner:
                     found.add("phishing", _PAIRED)
                     return
 
-    def _framed(self, fold: str, norm: str, surface: str, found: Verdict) -> Verdict:
+    def _framed(
+        self,
+        fold: str,
+        norm: str,
+        surface: str,
+        found: Verdict,
+        radius: int = 1,
+        damped: frozenset[str] = _DAMPED,
+    ) -> Verdict:
         """The verdict with what a reporting frame quotes damped, line by line.
 
         A line is framed when it, or the line before it, reports ("researchers found
@@ -2601,30 +2639,37 @@ class Scanner:
         of its own far from any such frame (an injection at the end of a long article that
         mentions attacks somewhere) keeps its weight. A text of more lines than
         `_FRAME_LINES` is damped as a whole, as is a signal no single line holds.
+
+        In a text about injections as a whole (`_about_injections`) a frame reaches `radius`
+        lines after a reporting line, and more reasons are damped (`damped`: an article's
+        example links and markers too).
         """
         lines = fold.split("\n")
         nlines = norm.split("\n")
         out = Verdict()
         if len(lines) > _FRAME_LINES or len(lines) != len(nlines):
             for r, w in found.reasons.items():
-                out.add(r, w * _DAMP if r in _DAMPED else w)
+                out.add(r, w * _DAMP if r in damped else w)
             return out
         local = Verdict()
-        prev = False
+        left = 0  # lines the last reporting line still frames
         for lf, ln in zip(lines, nlines, strict=True):
             if not lf.strip():
                 continue
             here = _reports(lf)
+            prev = left > 0
             if here and not prev and len(lf) == len(ln):
                 # the sentences before the line's first reporting one keep their weight
                 cut = self._frame_start(lf)
                 if cut:
-                    self._add_framed(local, self._phrases(lf[:cut], ln[:cut], surface), False)
+                    self._add_framed(
+                        local, self._phrases(lf[:cut], ln[:cut], surface), False, damped
+                    )
                     lf, ln = lf[cut:], ln[cut:]
-            self._add_framed(local, self._phrases(lf, ln, surface), here or prev)
-            prev = here
+            self._add_framed(local, self._phrases(lf, ln, surface), here or prev, damped)
+            left = radius if here else left - 1
         for r, w in found.reasons.items():
-            out.add(r, min(w, local.reasons.get(r, w * _DAMP)) if r in _DAMPED else w)
+            out.add(r, min(w, local.reasons.get(r, w * _DAMP)) if r in damped else w)
         return out
 
     @staticmethod
@@ -2639,9 +2684,11 @@ class Scanner:
         return start
 
     @staticmethod
-    def _add_framed(local: Verdict, sub: Verdict, framed: bool) -> None:
+    def _add_framed(
+        local: Verdict, sub: Verdict, framed: bool, damped: frozenset[str] = _DAMPED
+    ) -> None:
         for r, w in sub.reasons.items():
-            if r in _DAMPED:
+            if r in damped:
                 local.add(r, w * _DAMP if framed else w)
 
     def _hidden(self, text: str, v: Verdict) -> Iterator[str]:
