@@ -1955,6 +1955,30 @@ _TAG_RUN = re2.compile(r"[\x{E0000}-\x{E007F}]+")
 _ZW_IN_WORD = re2.compile(
     r"[A-Za-z0-9][\x{200B}\x{200C}\x{200D}\x{2060}-\x{2064}\x{FEFF}\x{00AD}]+(?:[A-Za-z0-9 ])"
 )
+# A message spelled in invisible characters, one bit each (zero-width space and non-joiner, or
+# any two of them): a run that long has no place in text (an emoji sequence joins with one).
+_ZW_RUN = re2.compile(r"[\x{200B}\x{200C}\x{200D}\x{2060}-\x{2064}\x{FEFF}]{24,}")
+
+
+def _zw_bits(run: str) -> Iterator[str]:
+    """The texts a run of invisible characters spells as bits (8 a character, both ways
+    round), those that read as printable ASCII."""
+    symbols = sorted(set(run))
+    if len(symbols) == 3:  # a separator at the ends or between the bytes
+        counts = {c: run.count(c) for c in symbols}
+        sep = min(symbols, key=lambda c: counts[c])
+        run = run.replace(sep, "")
+        symbols = [c for c in symbols if c != sep]
+    if len(symbols) != 2 or len(run) < 16:
+        return
+    for zero, one in (symbols, symbols[::-1]):
+        bits = run.translate({ord(zero): "0", ord(one): "1"})
+        data = bytes(int(bits[i : i + 8], 2) for i in range(0, len(bits) - 7, 8))
+        text = data.decode("ascii", "replace")
+        if _printable(text):
+            yield text
+
+
 _BIDI_OVERRIDE = re2.compile(r"[\x{202D}\x{202E}]([^\x{202C}\n]+)")
 _MIXED = re2.compile(
     r"[a-z][\x{0370}-\x{03FF}\x{0400}-\x{04FF}]|[\x{0370}-\x{03FF}\x{0400}-\x{04FF}][a-z]"
@@ -2714,6 +2738,9 @@ class Scanner:
             if hidden.strip():
                 v.add("hidden-carrier", 0.6 if len(hidden) >= 8 else 0.3)
                 yield hidden
+        for m in islice(_ZW_RUN.finditer(text), 8):
+            v.add("hidden-carrier", 0.45)
+            yield from _zw_bits(m.group(0))
         spliced = _ZW_IN_WORD.findall(text)
         if len(spliced) >= 3:
             v.add("hidden-carrier", 0.45)
