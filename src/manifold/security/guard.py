@@ -1683,6 +1683,20 @@ _GENERAL.extend(
             r"(?:\w+ )?(?:summar|answer|repl|response|message|output)\w*\b[^\n]*?(?:https?://|www\.)[^\n]*?"
             r"\b(?:credentials|password|passcode|log ?in|sign ?in|verify|2fa|card)",
         ),
+        # (in a definition only) the user's own values changed before the call, a secret file
+        # read into an argument
+        (
+            "_asks-context",
+            0.7,
+            _I + r"\b(?:multiply|divide|change|alter|replace|modify|increase|decrease|double|"
+            r"triple|swap|inflate)\b[^.!?\n]*\b(?:the )?user(?:" + _APOS + r"s|-provided|"
+            r"-entered| provided| given| entered)? (?:\w+ )?(?:amount|value|number|recipient|"
+            r"address|account|iban|quantity|price|total|destination|payee)s?\b|\b(?:read|cat|"
+            r"open|load|include|place|put|copy|attach|pass|send|add|append|insert|paste)\b"
+            r"[^.!?\n]*(?:\.bash_history|\.zsh_history|\.ssh/|id_rsa|id_ed25519|\.env\b|"
+            r"/etc/passwd|/etc/shadow|\.aws/|\.npmrc|\.netrc|\.git-credentials|\.kube/config|"
+            r"kubeconfig|keychain|wallet\.dat)",
+        ),
         # (in a definition only) a recipient the user did not give, always added
         (
             "_asks-context",
@@ -2193,6 +2207,10 @@ _TRIGGERS_EN = [
 # can (a URL left open for data, a request for what the reader was given, an order with the
 # user in the third person, ...); clean JSON fires none.
 _TRIGGERS_COMMON = [
+    r"(?:multiply|divide|change|alter|replace|modify|increase|decrease|double|triple|swap|"
+    r"inflate|adjust)\b[^.!?\n]*user",
+    r"\.bash_history|\.zsh_history|\.ssh/|id_ed25519|/etc/shadow|\.aws/|\.npmrc|\.netrc|"
+    r"\.git-credentials|\.kube/config|kubeconfig|wallet\.dat",
     r"(?:ai|llm|model|gpt|chatbot|copilot|agents|assistants|ai agent|ai assistant)\s*[:,]\s*"
     r"(?:(?:please|now|then|first|just) )?`?[a-z][a-z0-9]*_[a-z0-9_]+`?\(",
     r"(?:whatever|no matter what|regardless of what) (?:the|a|your) (?:user|customer|visitor|"
