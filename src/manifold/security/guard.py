@@ -213,8 +213,8 @@ _LINE_START = r"(?:^|\n)[ \t]*(?:#+|//+|/?\*+|--|-|\||•|>|\d{1,3}[.)])?[ \t]*"
 # Who an order in a tool result is addressed to: the model that reads it.
 _ADDRESSEE = (
     r"(?:ai|a\.i\.|assistant|model|agent|llm|chatbot|copilot|gpt|language model|summari[sz]er|"
-    r"(?:ai|automated|llm|code|coding) (?:[a-z]+ )?(?:assistants?|agents?|helpers?|models?|systems?|"
-    r"readers?|summari[sz]ers?|tools?|bots?|reviewers?|screeners?|graders?|triagers?)|"
+    r"(?:ai|automated|llm|code|coding) (?:[a-z]+ )?(?:assistants?|agents?|helpers?|models?|"
+    r"systems?|readers?|summari[sz]ers?|tools?|bots?|reviewers?|screeners?|graders?|triagers?)|"
     r"(?:any|all) ais?|models?|agents?|assistants?)s?"
 )
 # The imperative verbs of what injections ask for (and the modal openers of an order).
@@ -242,8 +242,8 @@ _SEG_START = r"(?:" + _LINE_START + r"|[.!?;>\"'(\[*]\s*)"
 # Names only a model answers to (a support chat's "Agent:" or "Assistant:" speaker is a person).
 _AI_ONLY = (
     r"(?:ai|a\.i\.|llm|model|models|gpt|chatgpt|chatbot|copilot|claude|gemini|language model|"
-    r"ais|llms|(?:ai|automated|llm|code|coding) (?:[a-z]+ )?(?:assistants?|agents?|helpers?|models?|"
-    r"systems?|readers?|summari[sz]ers?|tools?|bots?|reviewers?))"
+    r"ais|llms|(?:ai|automated|llm|code|coding) (?:[a-z]+ )?(?:assistants?|agents?|helpers?|"
+    r"models?|systems?|readers?|summari[sz]ers?|tools?|bots?|reviewers?))"
 )
 # ... and as a vocative, the plural "Agents:" / "Assistants:" (a chat has one speaker).
 _AI_NAME = r"(?:" + _AI_ONLY + r"|agents|assistants)"
@@ -1684,7 +1684,8 @@ _GENERAL.extend(
             "directive",
             0.7,
             _I + r"\b(?:for|to) (?:anyone|whoever|readers?|people|users?) (?:getting|reading|"
-            r"relying on|using|asking for|who (?:gets?|reads?|uses?|asks? for)) (?:an? |the |this )?"
+            r"relying on|using|asking for|who (?:gets?|reads?|uses?|asks? for)) "
+            r"(?:an? |the |this )?"
             r"(?:ai|llm|automated|chatbot|gpt|assistant)[- ](?:summary|summaries|answer|overview|"
             r"assistant|reply)\s*[:,]\s*(?:please )?" + _IMPERATIVE + r"\b",
         ),
