@@ -1932,6 +1932,8 @@ _ML_WEIGHTS: Final = {
     "override": ("multilingual", 0.8),
     "reveal": ("multilingual", 0.6),
     "newrole": ("multilingual", 0.45),
+    "nolimits": ("multilingual", 0.45),
+    "comply": ("multilingual", 0.45),
     "secrecy": ("secrecy", 0.5),
     "exfil": ("exfil-url", 0.5),
     "tool": ("directive", 0.6),
@@ -1941,6 +1943,10 @@ _ML_WEIGHTS: Final = {
     "spread": ("propagation", 0.55),
     "addressee": ("addressed", 0.45),
 }
+# A new role, no limits and an order never to refuse are medium each (a product page says "from
+# now on", "without restrictions"); two of them in one text are a persona written for the model.
+_ML_ROLE: Final = frozenset({"newrole", "nolimits", "comply"})
+_ML_ROLE_PAIR: Final = 0.75
 
 
 # Bytes of automaton per pattern set (compiled program and DFA cache). At 4 MiB the DFA ran out
@@ -2029,6 +2035,7 @@ class Scanner:
         self._en_set = _SetGroup([p.removeprefix(_I) for _, _, p in _ENGLISH], _SET_MEM // 4)
         ml: list[str] = []
         self._ml: list[tuple[str, float]] = []
+        self._ml_role: list[str | None] = []  # per pattern: its family when one of `_ML_ROLE`
         # In a result's raw JSON a line break before a word is `\n`: a trigger that starts at a
         # word boundary also starts after an escaped line break, tab or return ("\nAI, ...").
         triggers = [r"(?:\b|\\[nrt])" + p[2:] if p.startswith(r"\b") else p for p in _TRIGGERS_EN]
@@ -2038,6 +2045,7 @@ class Scanner:
                     triggers.extend(re2.escape(t) for t in pats)
                     continue
                 self._ml.extend(_ML_WEIGHTS[fam] for _ in pats)
+                self._ml_role.extend(fam if fam in _ML_ROLE else None for _ in pats)
                 ml.extend(pats)
         self._ml_set = _set(ml, _SET_MEM)
         self.run_id = triggers.index(_B64_RUN_TRIGGER)
@@ -2156,6 +2164,8 @@ class Scanner:
                 hits.update(self._ml_set.Match(_bare(fold)) or ())
         for i in hits:
             ml.add(*self._ml[i])
+        if len({self._ml_role[i] for i in hits} - {None}) >= 2:
+            ml.add("multilingual", _ML_ROLE_PAIR)
         if ml.reasons.get("exfil-url", 0.0) and _ADDRESS.search(norm) is not None:
             ml.add("exfil-url", 0.7)  # an order to send data, and where to
         if "addressed" in ml.reasons and len(ml.reasons) > 1:
