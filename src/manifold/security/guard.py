@@ -127,7 +127,7 @@ from manifold.hooks import (
 from manifold.memory import trim
 from manifold.pipeline import CallContext, CallNext
 from manifold.protocol import jsonrpc as rpc
-from manifold.security.prefilter import Prefilter, Run
+from manifold.security.prefilter import Prefilter, Run, needed
 from manifold.upstream.session import UpstreamError
 
 if TYPE_CHECKING:
@@ -1947,6 +1947,10 @@ _ML_WEIGHTS: Final = {
 # now on", "without restrictions"); two of them in one text are a persona written for the model.
 _ML_ROLE: Final = frozenset({"newrole", "nolimits", "comply"})
 _ML_ROLE_PAIR: Final = 0.75
+# The multilingual patterns per RE2 set: with 590 in one set the program took most of the memory
+# budget and the DFA thrashed on varied prose (30x slower than in sets of 100), and compiling
+# smaller sets takes less memory.
+_ML_GROUP: Final = 100
 
 
 # Bytes of automaton per pattern set (compiled program and DFA cache). At 4 MiB the DFA ran out
@@ -1971,10 +1975,9 @@ class _SetGroup:
     automaton grows with the product of its patterns' open-ended gaps: the English patterns as
     one set ran 4-7x slower on prose than the same patterns in groups of 16."""
 
-    def __init__(self, patterns: list[str], max_mem: int) -> None:
-        self._sets = [
-            (i, _set(patterns[i : i + _GROUP], max_mem)) for i in range(0, len(patterns), _GROUP)
-        ]
+    def __init__(self, patterns: list[str], max_mem: int, group: int = 0) -> None:
+        n = group or _GROUP
+        self._sets = [(i, _set(patterns[i : i + n], max_mem)) for i in range(0, len(patterns), n)]
 
     def Match(self, text: str) -> list[int]:  # the name of RE2's set method
         out: list[int] = []
@@ -1986,6 +1989,56 @@ class _SetGroup:
 
 
 _GROUP: Final = 16
+
+# A letter of a script other than Latin (Greek to Thai, CJK, Hangul): the multilingual patterns
+# any match of which holds one are matched only on a text that does (`_MlSets`).
+_OTHER_SCRIPT = re2.compile(
+    r"[\x{0370}-\x{1CFF}\x{1F00}-\x{1FFF}\x{2E80}-\x{D7FF}\x{F900}-\x{FAFF}]"
+)
+
+
+def _other_script(pattern: str) -> bool:
+    """Whether any match of a multilingual pattern holds a letter of another script than Latin:
+    its words are all of such scripts, or the literals one of which it needs are (a Latin word
+    among its alternatives, "ai", is one it can match without)."""
+    words = _ESCAPES.sub("", pattern)
+    if _OTHER_SCRIPT.search(words) is None:
+        return False
+    if not any("a" <= c <= "z" or "A" <= c <= "Z" for c in words):
+        return True
+    got, _ = needed(pattern)
+    return got is not None and all(_OTHER_SCRIPT.search(a) is not None for a in got)
+
+
+_ESCAPES = re.compile(r"\\(?:x\{[0-9A-Fa-f]+\}|[A-Za-z])")
+
+
+class _MlSets:
+    """The multilingual patterns as two groups of sets (`_ML_GROUP` patterns each), compiled
+    on first use: those any match of which holds a letter of a script other than Latin (the
+    literals one of which it needs all do: `prefilter.needed`), matched only on a text that
+    holds one, and the others (the Latin-script languages', "AI:"), matched on every text
+    scored. A gateway whose results never fire the prefilter holds neither program, one that
+    sees only English and Latin-script text not the first (together about 2 MiB)."""
+
+    def __init__(self, patterns: list[str], other: set[int]) -> None:
+        latin = [i for i in range(len(patterns)) if i not in other]
+        self._groups = [
+            (latin, [patterns[i] for i in latin], None),
+            (sorted(other), [patterns[i] for i in sorted(other)], _OTHER_SCRIPT),
+        ]
+        self._sets: list[_SetGroup | None] = [None, None]
+
+    def Match(self, text: str) -> list[int]:  # as RE2's set method
+        out: list[int] = []
+        for k, (ids, patterns, needs) in enumerate(self._groups):
+            if not ids or (needs is not None and needs.search(text) is None):
+                continue
+            sets = self._sets[k]
+            if sets is None:
+                sets = self._sets[k] = _SetGroup(patterns, _SET_MEM, _ML_GROUP)
+            out.extend(ids[i] for i in sets.Match(text))
+        return out
 
 
 @dataclass(slots=True)
@@ -2036,6 +2089,7 @@ class Scanner:
         ml: list[str] = []
         self._ml: list[tuple[str, float]] = []
         self._ml_role: list[str | None] = []  # per pattern: its family when one of `_ML_ROLE`
+        other: set[int] = set()  # the patterns any match of which holds a non-Latin letter
         # In a result's raw JSON a line break before a word is `\n`: a trigger that starts at a
         # word boundary also starts after an escaped line break, tab or return ("\nAI, ...").
         triggers = [r"(?:\b|\\[nrt])" + p[2:] if p.startswith(r"\b") else p for p in _TRIGGERS_EN]
@@ -2044,10 +2098,11 @@ class Scanner:
                 if fam == "trigger":
                     triggers.extend(re2.escape(t) for t in pats)
                     continue
+                other.update(i for i, p in enumerate(pats, len(ml)) if _other_script(p))
                 self._ml.extend(_ML_WEIGHTS[fam] for _ in pats)
                 self._ml_role.extend(fam if fam in _ML_ROLE else None for _ in pats)
                 ml.extend(pats)
-        self._ml_set = _set(ml, _SET_MEM)
+        self._ml_set = _MlSets(ml, other)
         self.run_id = triggers.index(_B64_RUN_TRIGGER)
         self.triggers = tuple(triggers)
         # The common phrasings' triggers (`_TRIGGERS_COMMON`) are asked only when none of the
