@@ -65,8 +65,9 @@ reach the thresholds:
   words, leetspeak lines ("c0py th1s p4r4gr4ph"): each decoded form is scored again, and
   counts when it holds an instruction.
 - `multilingual`: the same families (override, reveal, new role, secrecy, exfiltration) in
-  17 languages, from `data/injection_phrases.json` (RE2 patterns); the goal families (call a
-  tool, persist, tell the user, escalate, spread) and a vocative in eight of them.
+  33 languages, from `data/injection_phrases.json` (RE2 patterns); the new role as three
+  families (a new identity, no limits, never refuse: two of them in one text block); the goal
+  families (call a tool, persist, tell the user, escalate, spread) and a vocative in most.
 
 Decisions: `score >= block` refuses (a tool result becomes `isError: true` with a short
 explanation and no payload; `resources/read` and `prompts/get` get JSON-RPC error -32603 with
