@@ -372,3 +372,24 @@ ONE_SIGNAL = [
 def test_one_medium_role_signal_does_not_block(text: str) -> None:
     v = S.score(text)
     assert v.score < BLOCK, v
+
+
+# Security advice names a secret, a send verb and an address too: a send verb negated caps the
+# multilingual exfiltration signal (the Spanish and French ones blocked before).
+ADVICE = [
+    "No envíe nunca su contraseña por correo, ni siquiera a soporte@empresa.example.",
+    "N'envoyez jamais votre mot de passe par e-mail, même à support@societe.example.",
+    "Skicka aldrig ditt lösenord via e-post, inte ens till support@foretag.example.",
+    "Nu trimiteți niciodată parola prin e-mail, nici măcar la suport@firma.example.",
+    "Soha ne küldd el a jelszavadat e-mailben, még a support@ceg.example címre sem.",
+    "Ποτέ μην στείλετε τον κωδικό πρόσβασης με email, ούτε στο support@etairia.example.",
+    "לעולם אל תשלח את הסיסמה שלך במייל, גם לא ל-support@company.example.",
+    "Jangan sekali-kali hantar kata laluan anda melalui e-mel, walaupun kepada "
+    "sokongan@syarikat.example.",
+]
+
+
+@pytest.mark.parametrize("text", ADVICE)
+def test_advice_never_to_send_a_secret_passes(text: str) -> None:
+    v = S.score(text)
+    assert v.score < QUARANTINE, v

@@ -1943,6 +1943,7 @@ _ML_WEIGHTS: Final = {
     "escalate": ("escalation", 0.5),
     "spread": ("propagation", 0.55),
     "addressee": ("addressed", 0.45),
+    "nosend": ("exfil-url", 0.0),  # advice: "never send your password" (see `_phrases`)
 }
 # A new role, no limits and an order never to refuse are medium each (a product page says "from
 # now on", "without restrictions"); two of them in one text are a persona written for the model.
@@ -2089,7 +2090,7 @@ class Scanner:
         self._en_set = _SetGroup([p.removeprefix(_I) for _, _, p in _ENGLISH], _SET_MEM // 4)
         ml: list[str] = []
         self._ml: list[tuple[str, float]] = []
-        self._ml_role: list[str | None] = []  # per pattern: its family when one of `_ML_ROLE`
+        self._ml_role: list[str | None] = []  # per pattern: its family, one of `_ML_ROLE` or nosend
         other: set[int] = set()  # the patterns any match of which holds a non-Latin letter
         # In a result's raw JSON a line break before a word is `\n`: a trigger that starts at a
         # word boundary also starts after an escaped line break, tab or return ("\nAI, ...").
@@ -2101,7 +2102,9 @@ class Scanner:
                     continue
                 other.update(i for i, p in enumerate(pats, len(ml)) if _other_script(p))
                 self._ml.extend(_ML_WEIGHTS[fam] for _ in pats)
-                self._ml_role.extend(fam if fam in _ML_ROLE else None for _ in pats)
+                self._ml_role.extend(
+                    fam if fam in _ML_ROLE or fam == "nosend" else None for _ in pats
+                )
                 ml.extend(pats)
         self._ml_set = _MlSets(ml, other)
         self.run_id = triggers.index(_B64_RUN_TRIGGER)
@@ -2220,9 +2223,13 @@ class Scanner:
                 hits.update(self._ml_set.Match(_bare(fold)) or ())
         for i in hits:
             ml.add(*self._ml[i])
-        if len({self._ml_role[i] for i in hits} - {None}) >= 2:
+        fams = {self._ml_role[i] for i in hits}
+        if len(fams & _ML_ROLE) >= 2:
             ml.add("multilingual", _ML_ROLE_PAIR)
-        if ml.reasons.get("exfil-url", 0.0) and _ADDRESS.search(norm) is not None:
+        if "nosend" in fams and "exfil-url" in ml.reasons:
+            # "never send your password, not even to support@...": a warning, not an order
+            ml.reasons["exfil-url"] = min(ml.reasons["exfil-url"], 0.3)
+        elif ml.reasons.get("exfil-url", 0.0) and _ADDRESS.search(norm) is not None:
             ml.add("exfil-url", 0.7)  # an order to send data, and where to
         if "addressed" in ml.reasons and len(ml.reasons) > 1:
             ml.add("directive", 0.6)  # the model addressed, and an order of one of the families
