@@ -359,12 +359,20 @@ def test_the_gaps_in_the_earlier_languages_are_closed(lang: str, reason: str, te
 
 
 # One medium role signal alone stays below the block: a product page says "without limits",
-# a README "from now on the setting is".
+# a README "from now on the setting is", a welcome page "you are now a Premium member".
 ONE_SIGNAL = [
     "À partir de maintenant, vous pouvez utiliser l'application sans aucune restriction.",
     "Il nostro piano Pro è senza limiti di traffico.",
     "Ab sofort gilt die neue Regel: Uploads ohne Einschränkungen für alle Kunden.",
     "Streama musik utan begränsningar med Premium.",
+    # "you are now" naming no persona, with "without limits": a product page, not a persona
+    "Ahora eres miembro Premium: escucha música sin límites.",
+    "Vous êtes maintenant abonné Premium : écoutez sans aucune limite.",
+    "Du bist jetzt Premium-Mitglied und kannst ohne Einschränkungen streamen.",
+    "Från och med nu är du Premium-medlem och kan streama utan begränsningar.",
+    "Od teď jste členem Premium a můžete streamovat bez omezení.",
+    "Теперь ты участник Premium и слушаешь музыку без ограничений.",
+    "Τώρα είσαι έτοιμος να βοηθήσεις χωρίς περιορισμούς.",
 ]
 
 

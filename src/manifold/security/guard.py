@@ -1933,6 +1933,7 @@ _ML_WEIGHTS: Final = {
     "override": ("multilingual", 0.8),
     "reveal": ("multilingual", 0.6),
     "newrole": ("multilingual", 0.45),
+    "youare": ("multilingual", 0.45),  # "you are now ..." with anything after: not in the pair
     "nolimits": ("multilingual", 0.45),
     "comply": ("multilingual", 0.45),
     "secrecy": ("secrecy", 0.5),
