@@ -242,6 +242,7 @@ BENIGN = [
         "De acum înainte, setarea implicită este păstrarea copiilor de rezervă timp de 30 de zile.",
     ),
     ("ro", "Guvernul a adoptat noi reguli privind parcarea în centrul orașului."),
+    ("ro", "Trimiteți istoricul comenzilor și factura la contabilitate@firma.example."),
     (
         "hu",
         "Ha a nyomtató figyelmeztetést jelez, nyugodtan hagyd figyelmen kívül, a nyomtatás "
