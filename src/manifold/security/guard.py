@@ -65,8 +65,9 @@ reach the thresholds:
   words, leetspeak lines ("c0py th1s p4r4gr4ph"): each decoded form is scored again, and
   counts when it holds an instruction.
 - `multilingual`: the same families (override, reveal, new role, secrecy, exfiltration) in
-  17 languages, from `data/injection_phrases.json` (RE2 patterns); the goal families (call a
-  tool, persist, tell the user, escalate, spread) and a vocative in eight of them.
+  33 languages, from `data/injection_phrases.json` (RE2 patterns); the new role as three
+  families (a new identity, no limits, never refuse: two of them in one text block); the goal
+  families (call a tool, persist, tell the user, escalate, spread) and a vocative in most.
 
 Decisions: `score >= block` refuses (a tool result becomes `isError: true` with a short
 explanation and no payload; `resources/read` and `prompts/get` get JSON-RPC error -32603 with
@@ -127,7 +128,7 @@ from manifold.hooks import (
 from manifold.memory import trim
 from manifold.pipeline import CallContext, CallNext
 from manifold.protocol import jsonrpc as rpc
-from manifold.security.prefilter import Prefilter, Run
+from manifold.security.prefilter import Prefilter, Run, needed
 from manifold.upstream.session import UpstreamError
 
 if TYPE_CHECKING:
@@ -2392,6 +2393,9 @@ _ML_WEIGHTS: Final = {
     "override": ("multilingual", 0.8),
     "reveal": ("multilingual", 0.6),
     "newrole": ("multilingual", 0.45),
+    "youare": ("multilingual", 0.45),  # "you are now ..." with anything after: not in the pair
+    "nolimits": ("multilingual", 0.45),
+    "comply": ("multilingual", 0.45),
     "secrecy": ("secrecy", 0.5),
     "exfil": ("exfil-url", 0.5),
     "tool": ("directive", 0.6),
@@ -2400,7 +2404,16 @@ _ML_WEIGHTS: Final = {
     "escalate": ("escalation", 0.5),
     "spread": ("propagation", 0.55),
     "addressee": ("addressed", 0.45),
+    "nosend": ("exfil-url", 0.0),  # advice: "never send your password" (see `_phrases`)
 }
+# A new role, no limits and an order never to refuse are medium each (a product page says "from
+# now on", "without restrictions"); two of them in one text are a persona written for the model.
+_ML_ROLE: Final = frozenset({"newrole", "nolimits", "comply"})
+_ML_ROLE_PAIR: Final = 0.75
+# The multilingual patterns per RE2 set: with 590 in one set the program took most of the memory
+# budget and the DFA thrashed on varied prose (30x slower than in sets of 100), and compiling
+# smaller sets takes less memory.
+_ML_GROUP: Final = 100
 
 
 # Bytes of automaton per pattern set (compiled program and DFA cache). At 4 MiB the DFA ran out
@@ -2425,10 +2438,9 @@ class _SetGroup:
     automaton grows with the product of its patterns' open-ended gaps: the English patterns as
     one set ran 4-7x slower on prose than the same patterns in groups of 16."""
 
-    def __init__(self, patterns: list[str], max_mem: int) -> None:
-        self._sets = [
-            (i, _set(patterns[i : i + _GROUP], max_mem)) for i in range(0, len(patterns), _GROUP)
-        ]
+    def __init__(self, patterns: list[str], max_mem: int, group: int = 0) -> None:
+        n = group or _GROUP
+        self._sets = [(i, _set(patterns[i : i + n], max_mem)) for i in range(0, len(patterns), n)]
 
     def Match(self, text: str) -> list[int]:  # the name of RE2's set method
         out: list[int] = []
@@ -2440,6 +2452,56 @@ class _SetGroup:
 
 
 _GROUP: Final = 16
+
+# A letter of a script other than Latin (Greek to Thai, CJK, Hangul): the multilingual patterns
+# any match of which holds one are matched only on a text that does (`_MlSets`).
+_OTHER_SCRIPT = re2.compile(
+    r"[\x{0370}-\x{1CFF}\x{1F00}-\x{1FFF}\x{2E80}-\x{D7FF}\x{F900}-\x{FAFF}]"
+)
+
+
+def _other_script(pattern: str) -> bool:
+    """Whether any match of a multilingual pattern holds a letter of another script than Latin:
+    its words are all of such scripts, or the literals one of which it needs are (a Latin word
+    among its alternatives, "ai", is one it can match without)."""
+    words = _ESCAPES.sub("", pattern)
+    if _OTHER_SCRIPT.search(words) is None:
+        return False
+    if not any("a" <= c <= "z" or "A" <= c <= "Z" for c in words):
+        return True
+    got, _ = needed(pattern)
+    return got is not None and all(_OTHER_SCRIPT.search(a) is not None for a in got)
+
+
+_ESCAPES = re.compile(r"\\(?:x\{[0-9A-Fa-f]+\}|[A-Za-z])")
+
+
+class _MlSets:
+    """The multilingual patterns as two groups of sets (`_ML_GROUP` patterns each), compiled
+    on first use: those any match of which holds a letter of a script other than Latin (the
+    literals one of which it needs all do: `prefilter.needed`), matched only on a text that
+    holds one, and the others (the Latin-script languages', "AI:"), matched on every text
+    scored. A gateway whose results never fire the prefilter holds neither program, one that
+    sees only English and Latin-script text not the first (together about 2 MiB)."""
+
+    def __init__(self, patterns: list[str], other: set[int]) -> None:
+        latin = [i for i in range(len(patterns)) if i not in other]
+        self._groups = [
+            (latin, [patterns[i] for i in latin], None),
+            (sorted(other), [patterns[i] for i in sorted(other)], _OTHER_SCRIPT),
+        ]
+        self._sets: list[_SetGroup | None] = [None, None]
+
+    def Match(self, text: str) -> list[int]:  # as RE2's set method
+        out: list[int] = []
+        for k, (ids, patterns, needs) in enumerate(self._groups):
+            if not ids or (needs is not None and needs.search(text) is None):
+                continue
+            sets = self._sets[k]
+            if sets is None:
+                sets = self._sets[k] = _SetGroup(patterns, _SET_MEM, _ML_GROUP)
+            out.extend(ids[i] for i in sets.Match(text))
+        return out
 
 
 @dataclass(slots=True)
@@ -2489,6 +2551,8 @@ class Scanner:
         self._en_set = _SetGroup([p.removeprefix(_I) for _, _, p in _ENGLISH], _SET_MEM // 4)
         ml: list[str] = []
         self._ml: list[tuple[str, float]] = []
+        self._ml_role: list[str | None] = []  # per pattern: its family, one of `_ML_ROLE` or nosend
+        other: set[int] = set()  # the patterns any match of which holds a non-Latin letter
         # In a result's raw JSON a line break before a word is `\n`: a trigger that starts at a
         # word boundary also starts after an escaped line break, tab or return ("\nAI, ...").
         triggers = [r"(?:\b|\\[nrt])" + p[2:] if p.startswith(r"\b") else p for p in _TRIGGERS_EN]
@@ -2497,9 +2561,13 @@ class Scanner:
                 if fam == "trigger":
                     triggers.extend(re2.escape(t) for t in pats)
                     continue
+                other.update(i for i, p in enumerate(pats, len(ml)) if _other_script(p))
                 self._ml.extend(_ML_WEIGHTS[fam] for _ in pats)
+                self._ml_role.extend(
+                    fam if fam in _ML_ROLE or fam == "nosend" else None for _ in pats
+                )
                 ml.extend(pats)
-        self._ml_set = _set(ml, _SET_MEM)
+        self._ml_set = _MlSets(ml, other)
         self.run_id = triggers.index(_B64_RUN_TRIGGER)
         self.triggers = tuple(triggers)
         # The common phrasings' triggers (`_TRIGGERS_COMMON`) are asked only when none of the
@@ -2624,7 +2692,13 @@ class Scanner:
                 hits.update(self._ml_set.Match(_bare(fold)) or ())
         for i in hits:
             ml.add(*self._ml[i])
-        if ml.reasons.get("exfil-url", 0.0) and _ADDRESS.search(norm) is not None:
+        fams = {self._ml_role[i] for i in hits}
+        if len(fams & _ML_ROLE) >= 2:
+            ml.add("multilingual", _ML_ROLE_PAIR)
+        if "nosend" in fams and "exfil-url" in ml.reasons:
+            # "never send your password, not even to support@...": a warning, not an order
+            ml.reasons["exfil-url"] = min(ml.reasons["exfil-url"], 0.3)
+        elif ml.reasons.get("exfil-url", 0.0) and _ADDRESS.search(norm) is not None:
             ml.add("exfil-url", 0.7)  # an order to send data, and where to
         if "addressed" in ml.reasons and len(ml.reasons) > 1:
             ml.add("directive", 0.6)  # the model addressed, and an order of one of the families
