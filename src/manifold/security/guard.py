@@ -2723,8 +2723,10 @@ class Scanner:
             for g in (1, 2)
             if m.span(g)[0] >= 0
         ]
+        damped = _DAMPED
         if len(list(islice(_CODE_LINE.finditer(fold), _CODE_LINES))) >= _CODE_LINES:
             spans += [m.span(1) for m in islice(res.literal.finditer(fold), 256)]
+            damped = _ABOUT_DAMPED  # a fixture's example links are data as well
         elif _DATA_TEXT.search(fold) is None:
             spans += [m.span(1) for m in islice(res.prose_mention.finditer(fold), 256)]
         if not spans or len(fold) != len(norm):
@@ -2736,7 +2738,7 @@ class Scanner:
         said = self._phrases("".join(f), "".join(n), surface)
         out = Verdict()
         for r, w in found.reasons.items():
-            out.add(r, min(w, said.reasons.get(r, w * _DAMP)) if r in _DAMPED else w)
+            out.add(r, min(w, said.reasons.get(r, w * _DAMP)) if r in damped else w)
         return out
 
     def _pair(self, bare: str, found: Verdict) -> None:
