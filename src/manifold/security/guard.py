@@ -645,6 +645,12 @@ _ENGLISH: list[tuple[str, float, str]] = [
         r"\b(?:guidelines|rules|instructions|polic(?:y|ies)|procedures?) (?:on|about|for|"
         r"regarding|concerning) (?:remote|home|office|travel|expenses?|parking|leave|vacation|"
         r"holidays?|overtime|working|dress|social media|procurement|hiring|onboarding)\b|"
+        # "the old VPN instructions": a named thing's instructions
+        r"\b(?:old|previous|former|outdated|earlier) (?:vpn|wi-?fi|login|setup|install\w*|"
+        r"printer|e-?mail|mail|parking|building|office|shipping|delivery|billing|payment|"
+        r"onboarding|migration|deployment|build|release|backup|upgrade|configuration|docker|"
+        r"kubernetes|ci|api|sdk|app|client|server|network|router|laptop|phone|device|account|"
+        r"assembly|recipe|travel|check-?in) (?:instructions|directions|guidelines|steps)\b|"
         r"\bforget (?:everything|all) (?:you|that you) (?:know|knew|learned|learnt|thought|were "
         r"taught) about\b",
     ),
