@@ -2580,7 +2580,6 @@ class Guard:
         self._methods = frozenset(m for m, s in _SURFACE_OF_METHOD.items() if s in self.surfaces)
         self._trusted = tuple(cfg.trusted_upstreams)
         self._match = self.scanner.match_fn()
-        self._match_split = self.scanner.match_fn(0)  # windows of long results (`_around`)
         # The prefilter's encoded-payload triggers (found by what they fire on, see `_around`).
         self._weak = frozenset(i for p in _ENCODED_PROBES for i in self._match(p) or ())
         self.audit_sink: Callable[[dict[str, Any]], None] | None = None
@@ -2607,7 +2606,6 @@ class Guard:
         if (cfg.max_scan_chars, cfg.classifier) != (self.cfg.max_scan_chars, self.cfg.classifier):
             self.scanner = Scanner(cfg.max_scan_chars, cfg.classifier)
             self._match = self.scanner.match_fn()
-            self._match_split = self.scanner.match_fn(0)
             # (a fused step's match, `security/fused.py`, keeps the old scanner's: the same
             # triggers, whatever these two settings)
         self.cfg = cfg
