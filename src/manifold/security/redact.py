@@ -207,6 +207,7 @@ _UNI_TRIGGER = (  # characters, not \x{...} escapes: `relax` reads braces as cou
 # process holds about 1.6 MiB more.
 SET_MEM = 32 << 20
 _UNI_RULE = _Compiled("unicode", lambda *_: None, (0,), None, b"")
+# (always in the set, whatever the config: the fused step, `security/fused.py`, relies on it)
 _BLOB_TRIGGER = r'"blob"\s*:\s*"'
 _BLOB_RULE = _Compiled("blob", lambda *_: None, (0,), None, b"")
 _TEXT_MIME = re.compile(
