@@ -2457,10 +2457,9 @@ def prefiltered(raw: Any) -> bytes:
       string took about 1 s to prefilter, 30 ms with its line breaks. The text a result is
       scored on has its line breaks too, and the scorer reads an escaped `\\n` inside a text
       as a break as well."""
-    b = bytes(raw)
-    if _PROTOCOL_KEY in b:
-        b = b.replace(_PROTOCOL_KEY, _PROTOCOL_KEY_NEUTRAL)
-    return b.replace(_JSON_NL, _JSON_NL_READ)
+    # (`replace` alone, no `in` first: 2,000 to 3,000 instructions fewer on a small result,
+    # with the key or without; the same bytes)
+    return bytes(raw).replace(_PROTOCOL_KEY, _PROTOCOL_KEY_NEUTRAL).replace(_JSON_NL, _JSON_NL_READ)
 
 
 def _json_text(raw: bytes | memoryview) -> str:
