@@ -65,7 +65,13 @@ class FusedAnswer:
         b = prefiltered(raw)
         hit = self.guard_match(b)
         rules = self.redaction_match(raw)
-        if not hit and not rules and (b"\\" not in b or _ASCII_ESCAPE.search(raw) is None):
+        # (the escape searched for in `b`, from its first backslash, found by memchr:
+        # `prefiltered` changes no such escape)
+        if (
+            not hit
+            and not rules
+            and ((at := b.find(b"\\")) < 0 or _ASCII_ESCAPE.search(b, at) is None)
+        ):
             return res  # nothing fired, no escape to decode: what both steps would answer
         new = redaction.answer(ctx, res, rules or ())
         if new is not res:  # redacted: the guard reads what the client will
