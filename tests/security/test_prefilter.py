@@ -10,6 +10,8 @@ texts the fold and escape rules matter for, and must give the same indices."""
 from __future__ import annotations
 
 import json
+import random
+import re
 from collections.abc import Callable, Iterator
 from itertools import islice
 from pathlib import Path
@@ -24,6 +26,16 @@ DATA = Path(__file__).parent / "data"
 S = Scanner(classifier=False)
 
 
+# `b64_run` over bytes as it was: every run copied, its middle's letters kept.
+_RUN = re.compile(rb"[A-Za-z0-9+/_-]{24,}")
+
+
+def _b64_run_as_it_was(raw: bytes | memoryview) -> bool:
+    return any(
+        m.group()[12:-11].translate(None, b"0123456789abcdefABCDEF-") for m in _RUN.finditer(raw)
+    )
+
+
 def _reference(s: Scanner) -> Callable[[bytes], list[int]]:
     one = _set(list(s.triggers), _SET_MEM, case_sensitive=False).Match
     common = _set(list(s.common), _SET_MEM // 4, case_sensitive=False).Match
@@ -31,7 +43,7 @@ def _reference(s: Scanner) -> Callable[[bytes], list[int]]:
 
     def match(raw: bytes) -> list[int]:
         ids = list(one(raw) or ())
-        if ids == [s.run_id] and not b64_run(raw):
+        if ids == [s.run_id] and not _b64_run_as_it_was(raw):
             ids = []
         if not ids:
             return [base + i for i in common(raw) or ()]
@@ -164,3 +176,41 @@ def test_needed_literals_of_pattern_shapes() -> None:
     got, plain = needed(r"(?-i:Ab)cdef")  # a flag group reads as open, the rest is needed
     assert got == frozenset({"cdef"}) and not plain
     assert needed(r"\pL+ word") == (None, False)  # RE2-only syntax: no literal
+
+
+def test_b64_run_over_bytes_answers_as_it_did() -> None:
+    """`b64_run` finds a run by its bytes mapped to two classes, then checks its letter at the
+    run's start (no copy of each run): the same answer as copying every run, on runs around
+    the bounds (23 to 25 long, the letter 11 to 13 into it or from its end), hex runs, runs at
+    either end, non-ASCII neighbours, random tokens, as bytes and as a view of them."""
+    hexd, letters = "0123456789abcdefABCDEF-", "GHZghz+/_"
+    cases: list[str] = []
+    for n in (23, 24, 25, 30):
+        for at in (0, 10, 11, 12, 13, n - 13, n - 12, n - 11, n - 10, n - 1):
+            if 0 <= at < n:
+                run = "".join(hexd[(i * 7) % len(hexd)] for i in range(n))
+                run = run[:at] + letters[at % len(letters)] + run[at + 1 :]
+                cases += [run, f"x {run} y", f"\u00e9{run}\u00e9", f'"{run}"', f"{run}\n{run}"]
+    rnd = random.Random(11)
+    alphabet = hexd + letters + "ab01 .\\\u00e9"
+    for _ in range(3000):
+        cases.append("".join(rnd.choice(alphabet) for _ in range(rnd.randrange(0, 90))))
+    cases += ["f" * 5000, "f" * 5000 + "g", "f" * 12 + "g" + "f" * 11 + " " + "0" * 4000]
+    for text in cases:
+        raw = text.encode()
+        want = _b64_run_as_it_was(raw)
+        assert b64_run(raw) == want, text
+        assert b64_run(memoryview(b"  " + raw)[2:]) == want, text
+
+
+def test_the_protocols_meta_key_is_read_without_a_literal() -> None:
+    """Every modern-era result carries the `_meta` key `io.modelcontextprotocol/serverInfo`.
+    As the prefilter reads it (`prefiltered`), it holds none of the triggers' literals: its
+    word "model" was one, so a clean modern result had a trigger's own automaton confirm it,
+    on every call (and built it)."""
+    meta = {"io.modelcontextprotocol/serverInfo": {"name": "up", "version": "1.0.0"}}
+    body = {"content": [{"type": "text", "text": '{"seq": 1}'}], "_meta": meta}
+    raw = prefiltered(orjson.dumps(body))
+    gate = S._prefilter._gate[0]  # the set of the triggers' literals
+    assert not gate(raw)
+    assert NEW(raw) == [] and REF(raw) == []

@@ -10,8 +10,11 @@ a result of up to `SMALL_BYTES`:
 1. matches the guard's prefilter over the result's bytes as the guard reads them
    (`guard.prefiltered`) and redaction's own set over its raw bytes, each module's own set,
    as each would alone;
-2. answers at once when neither fired and the result holds no JSON escape and no resource
-   blob (what both steps would answer: the result as it came);
+2. answers at once when neither fired and the result holds no JSON escape (what both steps
+   would answer: the result as it came). A resource blob of text (`"blob": "..."`), which the
+   guard decodes, fires redaction's own blob trigger (`redact._BLOB_TRIGGER`), so when
+   redaction's set fired nothing there is none (the guard decodes only a string blob): no
+   search of its own for the key;
 3. else lets redaction redact with the rules that fired (`Redaction.answer`), then the guard
    judge with its own match (`Guard.after`), or match afresh when redaction changed the
    result.
@@ -41,7 +44,6 @@ SMALL_BYTES: Final = 8 * 1024
 # A JSON escape of a printable ASCII character: the guard and redaction decode a result that
 # holds one even when nothing fired (their own `_ASCII_ESCAPE`, the same).
 _ASCII_ESCAPE: Final = re.compile(rb"\\(?:/|u00[2-7][0-9A-Fa-f])")
-_BLOB_KEY: Final = re.compile(rb'"blob"\s*:')  # as the guard finds a resource blob
 
 
 class FusedAnswer:
@@ -63,11 +65,12 @@ class FusedAnswer:
         b = prefiltered(raw)
         hit = self.guard_match(b)
         rules = self.redaction_match(raw)
+        # (the escape searched for in `b`, from its first backslash, found by memchr:
+        # `prefiltered` changes no such escape)
         if (
             not hit
             and not rules
-            and (b"\\" not in b or _ASCII_ESCAPE.search(raw) is None)
-            and _BLOB_KEY.search(raw) is None  # a resource blob of text: the guard decodes it
+            and ((at := b.find(b"\\")) < 0 or _ASCII_ESCAPE.search(b, at) is None)
         ):
             return res  # nothing fired, no escape to decode: what both steps would answer
         new = redaction.answer(ctx, res, rules or ())

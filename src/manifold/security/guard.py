@@ -146,11 +146,13 @@ _MAX_DEPTH: Final = 2  # a decoded payload's own encoded runs are decoded once m
 _MAX_HIDDEN: Final = 64  # hidden payloads scanned per text
 _THREAD_CHARS: Final = 256 * 1024  # a result text longer than this is scored in a thread
 # The protocol's own `_meta` key on every modern-era result: `modelcontextprotocol/serverInfo`
-# fires the base64 trigger. With the quote before it and the colon after it, these bytes can
-# only be (the end of) an object key, and keys are never scored; so the prefilter is run again
-# with them neutralised (same length), see `prefiltered`.
+# fires the base64 trigger, and its word "model" a trigger's literal (whose own automaton then
+# ran on every modern result: 1.8 us of the 3.5 a small clean result cost). With the quote
+# before it and the colon after it, these bytes can only be (the end of) an object key, and
+# keys are never scored; so the prefilter reads them as dots (same length, no literal, no
+# run), see `prefiltered`.
 _PROTOCOL_KEY: Final = b'"io.modelcontextprotocol/serverInfo":'
-_PROTOCOL_KEY_NEUTRAL: Final = b'"io.modelcontextprotocol.serverInfo":'
+_PROTOCOL_KEY_NEUTRAL: Final = b'"' + b"." * (len(_PROTOCOL_KEY) - 3) + b'":'
 # A JSON `\n` escape, and what the prefilter reads instead: a line break (same length).
 _JSON_NL: Final = b"\\n"
 _JSON_NL_READ: Final = b"\\\n"
@@ -2104,10 +2106,20 @@ _B64_RUN_TRIGGER: Final = r"[A-Za-z0-9+/_-]{24,}"
 _B64_CHARS: Final = (
     b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/_-"  # its class
 )
-_B64_RUN: Final = re.compile(rb"[A-Za-z0-9+/_-]{24,}")
 _B64_RUN_TEXT: Final = re.compile(r"[A-Za-z0-9+/_-]{24,}")
 _NOT_LETTER: Final = b"0123456789abcdefABCDEF-"  # in a run, but not such a letter
 _NO_HEX: Final = {c: None for c in _NOT_LETTER}
+# The same over bytes, without copying each run: the input mapped to "a" for the run's bytes and
+# " " for the others finds each run of 24 (`bytes.find`), and at its start the run's first letter
+# at least 12 into it (possessive: the non-letters before it are never given back) with 11 run
+# bytes after it (a later letter has fewer); else the search goes on past the run. The 5 MiB
+# blob prefiltered in windows: 3 ms where copying every run took 12 ms; prose 4 us a window
+# of 4.5 KB (30 us); a small result 0.24 us (1.7 us).
+_RUN_BYTES: Final = bytes(ord("a") if bytes([c]) in _B64_CHARS else ord(" ") for c in range(256))
+_RUN_24: Final = b"a" * 24
+_B64_HOLDS_AT: Final = re.compile(
+    rb"[A-Za-z0-9+/_-]{12}[0-9a-fA-F-]*+[G-Zg-z+/_][A-Za-z0-9+/_-]{11}"
+)
 
 
 # Triggers with a counted gap over a negated class (`[^\n]{0,160}`) made one set of all the
@@ -2122,7 +2134,16 @@ def b64_run(raw: bytes | memoryview | str) -> bool:
     """Whether `raw` holds a base64 run the base64 trigger stands for (see above)."""
     if isinstance(raw, str):
         return any(m.group()[12:-11].translate(_NO_HEX) for m in _B64_RUN_TEXT.finditer(raw))
-    return any(m.group()[12:-11].translate(None, _NOT_LETTER) for m in _B64_RUN.finditer(raw))
+    classes = (raw if isinstance(raw, bytes) else bytes(raw)).translate(_RUN_BYTES)
+    at = classes.find(_RUN_24)  # a run's start (the first 24 in a row start one)
+    while at >= 0:
+        if _B64_HOLDS_AT.match(raw, at) is not None:
+            return True
+        end = classes.find(b" ", at)
+        if end < 0:
+            return False
+        at = classes.find(_RUN_24, end)
+    return False
 
 
 _TRIGGERS_EN = [
@@ -3034,10 +3055,9 @@ def prefiltered(raw: Any) -> bytes:
       string took about 1 s to prefilter, 30 ms with its line breaks. The text a result is
       scored on has its line breaks too, and the scorer reads an escaped `\\n` inside a text
       as a break as well."""
-    b = bytes(raw)
-    if _PROTOCOL_KEY in b:
-        b = b.replace(_PROTOCOL_KEY, _PROTOCOL_KEY_NEUTRAL)
-    return b.replace(_JSON_NL, _JSON_NL_READ)
+    # (`replace` alone, no `in` first: 2,000 to 3,000 instructions fewer on a small result,
+    # with the key or without; the same bytes)
+    return bytes(raw).replace(_PROTOCOL_KEY, _PROTOCOL_KEY_NEUTRAL).replace(_JSON_NL, _JSON_NL_READ)
 
 
 def _json_text(raw: bytes | memoryview) -> str:
@@ -3157,7 +3177,6 @@ class Guard:
         self._methods = frozenset(m for m, s in _SURFACE_OF_METHOD.items() if s in self.surfaces)
         self._trusted = tuple(cfg.trusted_upstreams)
         self._match = self.scanner.match_fn()
-        self._match_split = self.scanner.match_fn(0)  # windows of long results (`_around`)
         # The prefilter's encoded-payload triggers (found by what they fire on, see `_around`).
         self._weak = frozenset(i for p in _ENCODED_PROBES for i in self._match(p) or ())
         self.audit_sink: Callable[[dict[str, Any]], None] | None = None
@@ -3184,7 +3203,6 @@ class Guard:
         if (cfg.max_scan_chars, cfg.classifier) != (self.cfg.max_scan_chars, self.cfg.classifier):
             self.scanner = Scanner(cfg.max_scan_chars, cfg.classifier)
             self._match = self.scanner.match_fn()
-            self._match_split = self.scanner.match_fn(0)
             # (a fused step's match, `security/fused.py`, keeps the old scanner's: the same
             # triggers, whatever these two settings)
         self.cfg = cfg
@@ -3345,17 +3363,27 @@ class Guard:
         view = memoryview(b)
         n = len(b)
         edge = min(_EDGE, self.scanner.max_scan_chars // 2)  # n > max_scan_chars >= 2 * edge
-        match_one, match_split = self._match, self._match_split
+        match = self._match  # (one matcher reads inputs of any length)
         weak = self._weak
+        # Where `needle` next occurs: (searched from, first occurrence from there or n), so the
+        # windows, in order, read each byte once for it, not once a window.
+        seen: dict[bytes, tuple[int, int]] = {}
+
+        def holds(needle: bytes, a: int, z: int) -> bool:
+            f, i = seen.get(needle, (n + 1, n))
+            if not f <= a <= i:
+                i = b.find(needle, a)
+                if i < 0:
+                    i = n
+                seen[needle] = (a, i)
+            return i + len(needle) <= z
 
         def fired(a: int, z: int) -> Any:
             # Each window as `prefiltered` reads it (copied only when that changes it).
-            # (the same triggers either way, see `manifold.security.prefilter`)
-            match = match_split if b.find(b" ", a, z) >= 0 else match_one
-            esc = b.find(b"\\", a, z) >= 0
-            ids = match(prefiltered(view[a:z]) if esc or b.find(b'"io.', a, z) >= 0 else view[a:z])
+            esc = holds(b"\\", a, z)
+            ids = match(prefiltered(view[a:z]) if esc or holds(b'"io.', a, z) else view[a:z])
             if not ids and esc and _ASCII_ESCAPE.search(view[a:z]):
-                ids = match_split(_json_text(view[a:z]).encode("utf-8", "surrogatepass"))
+                ids = match(_json_text(view[a:z]).encode("utf-8", "surrogatepass"))
             return ids
 
         spans: list[tuple[int, int]] = []

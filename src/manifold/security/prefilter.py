@@ -274,7 +274,8 @@ class Prefilter:
     def match_fn(self, run_holds: Callable[[Any], bool]) -> Callable[[Any], list[int]]:
         """The prefilter's match (hot path: every result): the triggers (indices below `base`)
         that occur in the bytes, or when none does, the common ones (from `base`) that do.
-        The run trigger alone counts only when `run_holds` says so (the base64 one)."""
+        The run trigger alone counts only when `run_holds` says so (the base64 one); it holds
+        only where the run is (so alone, it is asked instead of the run, not after it)."""
         gate, table, plain = self._gate
         loose, loose_ids = self._loose
         base, check = self.base, self._check
@@ -282,14 +283,15 @@ class Prefilter:
         confirm = self._confirm
 
         def match(raw: bytes | memoryview) -> list[int]:
+            loose_hits = loose(raw)
+            hits = gate(raw)
+            if not hits and not loose_hits:  # most results: no trigger's literal, no other
+                return [run] if run_holds(raw) else []
             main: list[int] = []
             common: list[int] = []
-            hits = loose(raw)
-            if hits:
-                for i in hits:
-                    j = loose_ids[i]
-                    (main if j < base else common).append(j)
-            hits = gate(raw)
+            for i in loose_hits or ():
+                j = loose_ids[i]
+                (main if j < base else common).append(j)
             if hits:
                 seen = set(main)
                 todo: list[int] = []
@@ -307,7 +309,7 @@ class Prefilter:
                     todo = [j for j in todo if check(j)(raw)]
                 for j in todo:
                     (main if j < base else common).append(j)
-            if run_found(raw) and (main or run_holds(raw)):
+            if run_found(raw) if main else run_holds(raw):
                 main.append(run)
             return main or common
 
