@@ -1887,9 +1887,22 @@ _FOR_MODEL = (
     r"\bthe user'?s?\b|\busuari[oa]s?\b|\butilisat(?:eur|rice)s?\b|\butilizador\w*|"
     r"\b(?:be)?nutzer\w*|\butent[ei]\b|пользовател|користувач|用户|ユーザー|사용자|"
     r"\bkullanici|\bgebruiker|\buzytkownik|"
+    # the user in the other supported languages (accents stripped: `_pair` reads bare text)
+    r"المستخدم|للمستخدم|משתמש|ผู้ใช้|کاربر|ব্যবহারকারী|\banvandare|\bbruger|\bbruker|"
+    r"\bkayttaja|\buzivatel|\buzivatel|\butilizator|\bfelhasznalo|χρηστη|\bpengguna|"
+    r"\bgumagamit|\busuari\b|\bnguoi dung\b|उपयोगकर्ता|"
     r"\byou are now\b|\bthe (?:person|people|human|customer) you(?:'re| are) (?:helping|assisting|"
     r"working (?:for|with)|talking to|chatting with|speaking (?:to|with))\b|\byour user'?s?\b|"
     r"\b(?:tu|eres|voce|vous|dein\w*|deinem|ты|тебе|твой|твою|твоей)\b|你|あなた"
+)
+# ... of those, the words for "the user" alone (not the second person: "vous" is how a text
+# for people speaks to its reader)
+_USER_WORD = (
+    r"\busuari[oa]s?\b|\butilisat(?:eur|rice)s?\b|\butilizador\w*|\b(?:be)?nutzer\w*|\butent[ei]\b|"
+    r"пользовател|користувач|用户|ユーザー|사용자|\bkullanici|\bgebruiker|\buzytkownik|"
+    r"المستخدم|للمستخدم|משתמש|ผู้ใช้|کاربر|ব্যবহারকারী|\banvandare|\bbruger|\bbruker|"
+    r"\bkayttaja|\buzivatel|\butilizator|\bfelhasznalo|χρηστη|\bpengguna|\bgumagamit|"
+    r"\busuari\b|\bnguoi dung\b|उपयोगकर्ता"
 )
 _IN_SENTENCE = r"(?:[^.!?\n\x{3002}\x{FF01}\x{FF1F}]|[.!?]\S)*"  # "x.example" goes on
 # Phishing through the model: an order to tell the user something (`user-directed`) that sends
@@ -1955,6 +1968,7 @@ class _SentenceRes:
 
     sentence: Any = field(default_factory=lambda: re2.compile(_SENTENCE_TO_PAIR_P))
     for_model: Any = field(default_factory=lambda: re2.compile(_FOR_MODEL))
+    user_word: Any = field(default_factory=lambda: re2.compile(_USER_WORD))
     model_context: Any = field(default_factory=lambda: re2.compile(_MODEL_CONTEXT))
     no_confirm: Any = field(default_factory=lambda: re2.compile(_NO_CONFIRM_P))
     phish_words: Any = field(default_factory=lambda: re2.compile(_PHISH_WORDS_P))
@@ -2661,7 +2675,7 @@ class Scanner:
             elif not _pointed(found):
                 found = self._framed(fold, norm, surface, found)
         if found.reasons and any(
-            (r in _GOALS or r in ("user-directed", "tool-order"))
+            (r in _GOALS or r in ("user-directed", "tool-order", "addressed"))
             and w >= 0.4
             and "paired" not in found.reasons
             for r, w in found.reasons.items()
@@ -2786,7 +2800,8 @@ class Scanner:
                 continue
             no_pair = self._no_pair
             hits = [self._english[i] for i in self._en_set.Match(fold) or () if i not in no_pair]
-            hits += [self._ml[i] for i in self._ml_set.Match(sent) or ()]
+            ml_hits = [self._ml[i] for i in self._ml_set.Match(sent) or ()]
+            hits += ml_hits
             user_directed = any(r == "user-directed" for r, _ in hits)
             if (
                 user_directed
@@ -2796,6 +2811,13 @@ class Scanner:
                 found.add("phishing", _PAIRED)  # the more telling name, so first
                 return
             goals = {r for r, w in hits if r in _GOALS and w >= 0.4}
+            if (
+                any(r == "addressed" for r, _ in ml_hits)
+                and res.user_word.search(sent) is not None
+                and _for_model(res, sent)
+            ):
+                found.add("paired", _PAIRED)  # the model addressed, about its user
+                return
             if goals and _for_model(res, sent):
                 found.add("paired", _PAIRED)
                 return
