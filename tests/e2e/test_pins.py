@@ -36,6 +36,9 @@ def _config(tmp_path: Path, *server_args: str, **pins: Any) -> Path:
     security = {
         "pins": {"path": str(tmp_path / "pins.db"), "poll_interval": 0.2, **pins},
         "audit": {"path": str(tmp_path / "audit.jsonl")},
+        # The rug pull below is a poisoned description the injection guard hides on its own
+        # (tested in tests/e2e/test_guard.py); here pinning alone decides what is served.
+        "guard": {"enabled": False},
     }
     return write_config(
         tmp_path / "gw.yaml",
@@ -73,9 +76,8 @@ async def _tools(c: Client) -> dict[str, str]:
 
 
 def _served(description: str | None) -> bool:
-    """The changed definition as the upstream sent it. The injection guard (on by default)
-    may put its warning before this text; that is its own mechanism, tested on its own."""
-    return description is not None and description.endswith(EVIL)
+    """The changed definition as the upstream sent it."""
+    return description == EVIL
 
 
 def _audit(tmp_path: Path) -> list[dict[str, Any]]:
