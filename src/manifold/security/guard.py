@@ -2160,6 +2160,24 @@ def b64_run(raw: bytes | memoryview | str) -> bool:
     return False
 
 
+# Triggers after which the other languages' patterns are matched too (`Scanner.score`): the
+# model named by a vocative ("Assistant," matches some of their addressee patterns as well),
+# and what can hide a trigger word from the bytes (invisible, tag, mixed-script and styled
+# letters, escapes).
+_T_VOCATIVE = (
+    r"\b(?:ai|assistants?|models?|agents?|llms?|chatbot|copilot|gpt|summari[sz]ers?|bots?)"
+    r"\s*(?:,|:|--|\x{2014}|\x{2013})"
+)
+_T_INVISIBLE = r"[\x{00AD}\x{180E}\x{200B}-\x{200F}\x{202A}-\x{202E}\x{2060}-\x{2069}\x{FEFF}]"
+_T_TAGS = r"[\x{E0000}-\x{E007F}]"
+_T_MIXED = (
+    r"[a-zA-Z][\x{0370}-\x{03FF}\x{0400}-\x{04FF}]|[\x{0370}-\x{03FF}\x{0400}-\x{04FF}][a-zA-Z]"
+)
+_T_STYLED = r"[\x{FF21}-\x{FF5A}\x{1D400}-\x{1D7FF}]"
+_T_ESCAPED = (
+    r"\\u(?:00ad|180e|200[b-f]|202[a-e]|206[0-9]|feff|ff[2-5][0-9a-f]|d835|db40|0[34][0-9a-f]{2})"
+)
+_LANG_OPENERS = (_T_VOCATIVE, _T_INVISIBLE, _T_TAGS, _T_MIXED, _T_STYLED, _T_ESCAPED)
 _TRIGGERS_EN = [
     _OVERRIDE,
     r"ignor",
@@ -2228,8 +2246,7 @@ _TRIGGERS_EN = [
     r"rm -rf",
     r"\bdelete (?:all|every)",
     # orders addressed to the model, and the goals they ask for (see "directive" above)
-    r"\b(?:ai|assistants?|models?|agents?|llms?|chatbot|copilot|gpt|summari[sz]ers?|bots?)"
-    r"\s*(?:,|:|--|\x{2014}|\x{2013})",
+    _T_VOCATIVE,
     r"\b(?:the|any|all|every|each) (?:ai|assistant|model|agent|llm|chatbot)s? (?:must|should|"
     r"shall|has to|have to|needs? to|is (?:required|expected|instructed|asked|told|hereby|to)|"
     r"will now|ought|that|which|who|reading|processing|summari|parsing|seeing|quoting|"
@@ -2278,11 +2295,11 @@ _TRIGGERS_EN = [
     _ROT13_WORDS,
     _REVERSED_WORDS,
     # invisible, tag, bidi and styled characters, raw and JSON-escaped
-    r"[\x{00AD}\x{180E}\x{200B}-\x{200F}\x{202A}-\x{202E}\x{2060}-\x{2069}\x{FEFF}]",
-    r"[\x{E0000}-\x{E007F}]",
-    r"[a-zA-Z][\x{0370}-\x{03FF}\x{0400}-\x{04FF}]|[\x{0370}-\x{03FF}\x{0400}-\x{04FF}][a-zA-Z]",
-    r"[\x{FF21}-\x{FF5A}\x{1D400}-\x{1D7FF}]",
-    r"\\u(?:00ad|180e|200[b-f]|202[a-e]|206[0-9]|feff|ff[2-5][0-9a-f]|d835|db40|0[34][0-9a-f]{2})",
+    _T_INVISIBLE,
+    _T_TAGS,
+    _T_MIXED,
+    _T_STYLED,
+    _T_ESCAPED,
 ]
 
 # The prefilter for the common phrasings above (`_COMMON`): each fires only where one of them
@@ -2597,10 +2614,12 @@ class Scanner:
         # In a result's raw JSON a line break before a word is `\n`: a trigger that starts at a
         # word boundary also starts after an escaped line break, tab or return ("\nAI, ...").
         triggers = [r"(?:\b|\\[nrt])" + p[2:] if p.startswith(r"\b") else p for p in _TRIGGERS_EN]
+        ml_triggers = 0  # the other languages' trigger words follow the English triggers
         for fams in _load_phrases().values():
             for fam, pats in fams.items():
                 if fam == "trigger":
                     triggers.extend(re2.escape(t) for t in pats)
+                    ml_triggers += len(pats)
                     continue
                 other.update(i for i, p in enumerate(pats, len(ml)) if _other_script(p))
                 self._ml.extend(_ML_WEIGHTS[fam] for _ in pats)
@@ -2618,6 +2637,10 @@ class Scanner:
         run = Run(self.run_id, _B64_RUN_TRIGGER, _B64_CHARS, 24)
         self._prefilter = Prefilter(triggers, common, _SET_MEM // 4, run)
         self._match = self.match_fn()
+        first = len(_TRIGGERS_EN)
+        self._ml_triggers = frozenset(range(first, first + ml_triggers)) | {
+            _TRIGGERS_EN.index(t) for t in _LANG_OPENERS
+        }
 
     # ------------------------------------------------------------- prefilter
 
@@ -2646,15 +2669,20 @@ class Scanner:
             half = self.max_scan_chars // 2
             text = text[:half] + "\n" + text[-half:]
         v = Verdict()
-        if not text or not self.suspicious(text):
+        fired = self._match(text.encode("utf-8", "surrogatepass")) if text else None
+        if not fired:
             return v
-        self._scan(text, surface, v, 0)
+        # The other languages' patterns are matched only when one of their trigger words fired
+        # (each pattern holds one: see the phrases file): their sets are then not built, nor
+        # held, for a gateway whose text is all English.
+        ml = not self._ml_triggers.isdisjoint(fired)
+        self._scan(text, surface, v, 0, ml)
         v.finish()
         if self.model is not None:
             self.model.apply(text, v, self.suspicious)
         return v
 
-    def _scan(self, text: str, surface: str, v: Verdict, depth: int) -> None:
+    def _scan(self, text: str, surface: str, v: Verdict, depth: int, ml: bool = True) -> None:
         # What a carrier hides is scanned, and what it hides in turn, to a bounded depth and
         # count: a text of nested carriers cannot make the scan recurse or repeat without end.
         hidden = list(islice(self._hidden(text, v), _MAX_HIDDEN)) if depth <= _MAX_DEPTH else []
@@ -2666,21 +2694,21 @@ class Scanner:
             v.add("homoglyph", 0.35)
         if len(_STYLED.findall(text)) >= 8:
             v.add("homoglyph", 0.25)
-        found = self._phrases(fold, norm, surface)
+        found = self._phrases(fold, norm, surface, ml)
         if any(r in _DAMPED for r in found.reasons):
-            found = self._unmentioned(fold, norm, surface, found)
+            found = self._unmentioned(fold, norm, surface, found, ml)
         if found.reasons and _reports(fold):
             if _about_injections(fold):
-                found = self._framed(fold, norm, surface, found, _ABOUT_RADIUS, _ABOUT_DAMPED)
+                found = self._framed(fold, norm, surface, found, _ABOUT_RADIUS, _ABOUT_DAMPED, ml)
             elif not _pointed(found):
-                found = self._framed(fold, norm, surface, found)
+                found = self._framed(fold, norm, surface, found, ml=ml)
         if found.reasons and any(
             (r in _GOALS or r in ("user-directed", "tool-order", "addressed"))
             and w >= 0.4
             and "paired" not in found.reasons
             for r, w in found.reasons.items()
         ):
-            self._pair(_bare(norm), found)
+            self._pair(_bare(norm), found, ml)
         if "paired" not in found.reasons:
             found.reasons.pop("tool-order", None)  # counts only with what only the model has
         v.merge(found)
@@ -2698,7 +2726,7 @@ class Scanner:
                     v.add("encoded", 0.5)
                     v.merge(inner)
 
-    def _phrases(self, fold: str, norm: str, surface: str) -> Verdict:
+    def _phrases(self, fold: str, norm: str, surface: str, langs: bool = True) -> Verdict:
         found = Verdict()
         hits = set(self._en_set.Match(fold) or ())
         if _WRAPPED.search(fold) is not None:  # hard-wrapped prose (a PDF, a mail): unwrapped too
@@ -2726,8 +2754,8 @@ class Scanner:
             found.add("poison-marker", 0.5)
         ml = Verdict()
         bare = _bare(norm)
-        hits = set(self._ml_set.Match(bare) or ())
-        if bare is not norm:
+        hits = set(self._ml_set.Match(bare) or ()) if langs else set()
+        if langs and bare is not norm:
             hits.update(self._ml_set.Match(norm) or ())
             if fold != norm:  # look-alikes in a language of the multilingual patterns
                 hits.update(self._ml_set.Match(_bare(fold)) or ())
@@ -2751,7 +2779,9 @@ class Scanner:
             found.reasons.pop("multilingual", None)  # the same words, read as French
         return found
 
-    def _unmentioned(self, fold: str, norm: str, surface: str, found: Verdict) -> Verdict:
+    def _unmentioned(
+        self, fold: str, norm: str, surface: str, found: Verdict, ml: bool = True
+    ) -> Verdict:
         """The verdict with what the text only quotes or asks about damped.
 
         The text is scored again with its quotations inside prose and its questions blanked;
@@ -2776,13 +2806,13 @@ class Scanner:
         for a, b in spans:
             f[a:b] = " " * (b - a)
             n[a:b] = " " * (b - a)
-        said = self._phrases("".join(f), "".join(n), surface)
+        said = self._phrases("".join(f), "".join(n), surface, ml)
         out = Verdict()
         for r, w in found.reasons.items():
             out.add(r, min(w, said.reasons.get(r, w * _DAMP)) if r in damped else w)
         return out
 
-    def _pair(self, bare: str, found: Verdict) -> None:
+    def _pair(self, bare: str, found: Verdict, ml: bool = True) -> None:
         """`paired` when one sentence holds a goal signal and is written for the model.
 
         Only the sentences that speak of the user, say what the model "is now", or use the
@@ -2800,7 +2830,7 @@ class Scanner:
                 continue
             no_pair = self._no_pair
             hits = [self._english[i] for i in self._en_set.Match(fold) or () if i not in no_pair]
-            ml_hits = [self._ml[i] for i in self._ml_set.Match(sent) or ()]
+            ml_hits = [self._ml[i] for i in self._ml_set.Match(sent) or ()] if ml else []
             hits += ml_hits
             user_directed = any(r == "user-directed" for r, _ in hits)
             if (
@@ -2848,6 +2878,7 @@ class Scanner:
         found: Verdict,
         radius: int = 1,
         damped: frozenset[str] = _DAMPED,
+        ml: bool = True,
     ) -> Verdict:
         """The verdict with what a reporting frame quotes damped, line by line.
 
@@ -2880,10 +2911,10 @@ class Scanner:
                 cut = self._frame_start(lf)
                 if cut:
                     self._add_framed(
-                        local, self._phrases(lf[:cut], ln[:cut], surface), False, damped
+                        local, self._phrases(lf[:cut], ln[:cut], surface, ml), False, damped
                     )
                     lf, ln = lf[cut:], ln[cut:]
-            self._add_framed(local, self._phrases(lf, ln, surface), here or prev, damped)
+            self._add_framed(local, self._phrases(lf, ln, surface, ml), here or prev, damped)
             left = radius if here else left - 1
         for r, w in found.reasons.items():
             out.add(r, min(w, local.reasons.get(r, w * _DAMP)) if r in damped else w)
