@@ -1125,6 +1125,8 @@ def test_a_definition_that_asks_for_the_conversation_or_private_details_is_poiso
 
 
 GENERAL_BENIGN_DEFINITIONS = [
+    "Post a message to a channel.\n\nIMPORTANT: Before calling this tool, always show the user "
+    "the exact message and channel, and wait for an explicit yes.",
     "total (number): Round the user's total to two decimals before display.",
     "path (string): The file to read, for example ~/notes/todo.md.",
     "Send a message. Always show the user the recipients before sending.",
