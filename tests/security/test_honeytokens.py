@@ -53,7 +53,8 @@ def test_a_canary_is_found_anywhere_in_the_parameters(params: dict[str, Any]) ->
 def test_clean_parameters_and_near_misses_pass() -> None:
     s = _scanner(CANARY)
     assert s.find({"name": "t", "arguments": {"key": CANARY[:-1], "n": 12}}) is None
-    assert s.find({"arguments": {"key": CANARY.lower()}}) is None
+    changed = CANARY[:8] + ("X" if CANARY[8] != "X" else "Y") + CANARY[9:]
+    assert s.find({"arguments": {"key": changed}}) is None  # one character other
 
 
 def test_a_value_with_characters_json_escapes_is_found() -> None:
@@ -196,6 +197,9 @@ def test_a_canary_in_an_encoded_or_split_form_is_found(value: str) -> None:
         assert s.find({"name": "t", "arguments": {"body": f"see: {enc} end"}}) == "canary", i
     # split across the items of a list of strings
     assert s.find({"arguments": {"lines": [value[:6], value[6:]]}}) == "canary"
+    # changed in case, or reversed
+    for changed in (value.lower(), value.upper(), value[::-1]):
+        assert s.find({"arguments": {"body": f"x {changed} y"}}) == "canary", changed
 
 
 def test_ordinary_arguments_are_not_taken_for_an_encoded_canary() -> None:

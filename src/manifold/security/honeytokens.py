@@ -8,7 +8,8 @@ string, a key, a URI), is refused before it reaches the upstream: a JSON-RPC -32
 names this mechanism and never the value, an ERROR log line naming the honeytoken's label, and
 an `alert` entry in the audit trail.
 
-Encoded and split forms are refused too: each value is also looked for hex-encoded (either
+Changed, encoded and split forms are refused too: each value is also looked for in lower case,
+in upper case and reversed, hex-encoded (either
 case), base64-encoded (standard and URL-safe alphabets, at each of the three alignments a value
 can have inside a longer base64 run, so only the characters the value alone decides), with
 whitespace, line breaks or string boundaries inside it (`"AKIA QWER..."`, base64 wrapped at 76
@@ -142,10 +143,12 @@ _URLSAFE = bytes.maketrans(b"+/", b"-_")
 
 
 def forms(value: str) -> list[bytes]:
-    """Every form `value` is looked for in: as it is (inside JSON), hex (both cases) and base64
-    (both alphabets, three alignments); each squeezed like the view."""
+    """Every form `value` is looked for in: as it is (inside JSON), in lower and in upper case,
+    reversed, hex (both cases) and base64 (both alphabets, three alignments); each squeezed
+    like the view."""
     raw = value.encode()
     out = [_json_form(value), raw.hex().encode(), raw.hex().upper().encode()]
+    out += [_json_form(v) for v in (value.lower(), value.upper(), value[::-1])]
     out.extend(_base64_cores(raw))
     return [f for f in (_squeeze(f) for f in out) if f]
 
