@@ -135,7 +135,14 @@ async def test_slowloris_head_gets_408_and_is_closed(caplog: pytest.LogCaptureFi
                 got = await a
             assert got.startswith(b"HTTP/1.1 408 ")
             assert b"Connection: close" in got
-            assert (await closed_within(r, 5)).endswith(b"request head not complete in time")
+            try:
+                rest = await closed_within(r, 5)
+            except ConnectionResetError:
+                # On a loaded machine this client can write its next byte after the server
+                # closed: the kernel then resets the connection and drops the unread body. The
+                # head above already said 408 and close; the log line is checked below.
+                continue
+            assert rest.endswith(b"request head not complete in time")
         await until(lambda: not server.connections)
         await served(port)
     assert "request head not complete within 0.5 s" in caplog.text
