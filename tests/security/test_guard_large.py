@@ -135,10 +135,11 @@ def test_a_long_input_fires_the_same_triggers_as_one_set() -> None:
     import json
     from pathlib import Path
 
-    from manifold.security.guard import _SET_MEM, _set
+    from manifold.security.guard import _SET_MEM
+    from manifold.security.prefilter import compile_set
 
     g = Guard(GuardConfig())
-    full = _set(list(g.scanner.triggers), _SET_MEM, case_sensitive=False).Match
+    full = compile_set(list(g.scanner.triggers), _SET_MEM, case_sensitive=False).Match
     match = g.scanner.match_fn(0)
     data = Path(__file__).parent / "data"
     texts = [

@@ -20,7 +20,8 @@ from typing import Any
 import orjson
 import pytest
 
-from manifold.security.guard import _SET_MEM, Scanner, _set, b64_run, prefiltered
+from manifold.security.guard import _SET_MEM, Scanner, b64_run, prefiltered
+from manifold.security.prefilter import compile_set
 
 DATA = Path(__file__).parent / "data"
 S = Scanner(classifier=False)
@@ -37,8 +38,8 @@ def _b64_run_as_it_was(raw: bytes | memoryview) -> bool:
 
 
 def _reference(s: Scanner) -> Callable[[bytes], list[int]]:
-    one = _set(list(s.triggers), _SET_MEM, case_sensitive=False).Match
-    common = _set(list(s.common), _SET_MEM // 4, case_sensitive=False).Match
+    one = compile_set(list(s.triggers), _SET_MEM, case_sensitive=False).Match
+    common = compile_set(list(s.common), _SET_MEM // 4, case_sensitive=False).Match
     base = len(s.triggers)
 
     def match(raw: bytes) -> list[int]:

@@ -128,7 +128,7 @@ from manifold.hooks import (
 from manifold.memory import trim
 from manifold.pipeline import CallContext, CallNext
 from manifold.protocol import jsonrpc as rpc
-from manifold.security.prefilter import Prefilter, Run, needed
+from manifold.security.prefilter import Prefilter, Run, compile_set, needed
 from manifold.upstream.session import UpstreamError
 
 if TYPE_CHECKING:
@@ -2482,17 +2482,6 @@ _ML_GROUP: Final = 100
 _SET_MEM: Final = 16 << 20
 
 
-def _set(patterns: list[str], max_mem: int, case_sensitive: bool = True) -> Any:
-    opts = re2.Options()
-    opts.case_sensitive = case_sensitive
-    opts.max_mem = max_mem
-    s = re2.Set.SearchSet(opts)
-    for p in patterns:
-        s.Add(p)
-    s.Compile()
-    return s
-
-
 class _SetGroup:
     """Patterns matched as several RE2 sets of `_GROUP` each, answering like one set. A set's
     automaton grows with the product of its patterns' open-ended gaps: the English patterns as
@@ -2500,7 +2489,9 @@ class _SetGroup:
 
     def __init__(self, patterns: list[str], max_mem: int, group: int = 0) -> None:
         n = group or _GROUP
-        self._sets = [(i, _set(patterns[i : i + n], max_mem)) for i in range(0, len(patterns), n)]
+        self._sets = [
+            (i, compile_set(patterns[i : i + n], max_mem)) for i in range(0, len(patterns), n)
+        ]
 
     def Match(self, text: str) -> list[int]:  # the name of RE2's set method
         out: list[int] = []

@@ -192,15 +192,23 @@ class Run:
         return found
 
 
-def _set(patterns: list[str], max_mem: int) -> Any:
+def compile_set(patterns: list[str], max_mem: int, case_sensitive: bool = True) -> Any:
+    """One RE2 set of `patterns` (a search set, `max_mem` bytes of automaton): its `Match`
+    answers which of them occur."""
     opts = re2.Options()
-    opts.case_sensitive = False
+    opts.case_sensitive = case_sensitive
     opts.max_mem = max_mem
     s = re2.Set.SearchSet(opts)
     for p in patterns:
         s.Add(p)
     s.Compile()
-    return s._set  # the C++ set itself (its Python wrapper costs a call a match)
+    return s
+
+
+def _set(patterns: list[str], max_mem: int) -> Any:
+    """A case-insensitive set over bytes, as the C++ set itself (its Python wrapper costs a
+    call a match)."""
+    return compile_set(patterns, max_mem, case_sensitive=False)._set
 
 
 class Prefilter:
