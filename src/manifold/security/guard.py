@@ -2036,12 +2036,14 @@ _ZW_IN_WORD = re2.compile(
 )
 # A message spelled in invisible characters, one bit each (zero-width space and non-joiner, or
 # any two of them): a run that long has no place in text (an emoji sequence joins with one).
+_ZW_BITS_MAX: Final = 8 * 4096  # invisible characters read as bits, per run
 _ZW_RUN = re2.compile(r"[\x{200B}\x{200C}\x{200D}\x{2060}-\x{2064}\x{FEFF}]{24,}")
 
 
 def _zw_bits(run: str) -> Iterator[str]:
     """The texts a run of invisible characters spells as bits (8 a character, both ways
     round), those that read as printable ASCII."""
+    run = run[:_ZW_BITS_MAX]  # a bounded decode: 4 KB of text at most
     symbols = sorted(set(run))
     if len(symbols) == 3:  # a separator at the ends or between the bytes
         counts = {c: run.count(c) for c in symbols}
