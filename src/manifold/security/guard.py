@@ -1812,7 +1812,13 @@ def _reports(s: str) -> bool:
 _MENTION_P = (
     r"[a-z)]\s+((?:['\"\x{2018}\x{201C}\x{00AB}])[^'\"\x{2019}\x{201D}\x{00BB}\n]{6,240}"
     r"['\"\x{2019}\x{201D}\x{00BB}])|(?:^|[.!?:#\n]\s*)((?:why|how|what|where|which|who|does|"
-    r"did|is|are|was|were)\b[^.!?\n]{0,200}\?)"
+    r"did|is|are|was|were)\b[^.!?\n]{0,200}\?)|"
+    # The same in a script other than Latin: a quotation after a letter of it or a bracket,
+    # with or without a space (Chinese and Japanese put none): "类似“忽略之前的指令”的文字",
+    # "(«забудь предыдущие указания»)", "में 'पिछले निर्देशों को अनदेखा करो' जैसे".
+    r"(?:[^\x00-\x7f]|\()\s*((?:['\"\x{2018}\x{201C}\x{00AB}\x{300C}\x{300E}])"
+    r"[^'\"\x{2019}\x{201D}\x{00BB}\x{300D}\x{300F}\n]{4,240}"
+    r"['\"\x{2019}\x{201D}\x{00BB}\x{300D}\x{300F}])"
 )
 # In prose (not JSON, not CSV), a quotation after a colon or a comma is a mention too ("Override
 # phrases: "ignore all previous instructions", "disregard your guidelines"").
@@ -2786,7 +2792,7 @@ class Scanner:
         spans = [
             m.span(g)
             for m in islice(res.mention.finditer(fold), 256)
-            for g in (1, 2)
+            for g in (1, 2, 3)
             if m.span(g)[0] >= 0
         ]
         damped = _DAMPED
