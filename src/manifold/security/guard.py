@@ -628,6 +628,16 @@ _ENGLISH: list[tuple[str, float, str]] = [
     ),
     # instructions a document gives its human reader ("forget the old instructions on the
     # wiki", "ignore the delivery instructions"): an override of those is no injection by itself
+    # Approval as a condition, not a claim: "only call this tool after the user has explicitly
+    # confirmed", "only if the user asked you to notify them" (an honest definition's rule).
+    (
+        "_approval-condition",
+        0.01,
+        _I + r"\b(?:after|if|when|once|unless|until|before)\b "
+        r"(?:\w+ ){0,2}?(?:the user|the owner|the customer|they|he|she)(?: has| have| had)? "
+        r"(?:explicitly |already |clearly |personally )?(?:confirmed|approved|asked|agreed|"
+        r"consented|authori[sz]ed|requested|signed off)\b",
+    ),
     (
         "_docref",
         0.01,
@@ -2880,6 +2890,10 @@ class Scanner:
                 weight += 0.2
             found.add(reason, weight)
         docref = found.reasons.pop("_docref", None) is not None
+        if found.reasons.pop("_approval-condition", None) is not None and "escalation" in (
+            found.reasons
+        ):
+            found.reasons["escalation"] = min(found.reasons["escalation"], 0.2)
         asks = found.reasons.pop("_asks-context", None)
         if asks is not None and surface == "description":
             found.add("poison-marker", asks)
@@ -2981,7 +2995,10 @@ class Scanner:
             ):
                 found.add("phishing", _PAIRED)  # the more telling name, so first
                 return
-            goals = {r for r, w in hits if r in _GOALS and w >= 0.4}
+            cond = any(r == "_approval-condition" for r, _ in hits)  # approval as a rule
+            goals = {
+                r for r, w in hits if r in _GOALS and w >= 0.4 and not (cond and r == "escalation")
+            }
             if (
                 any(r == "addressed" for r, _ in ml_hits)
                 and res.user_word.search(sent) is not None
