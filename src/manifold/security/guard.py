@@ -1929,6 +1929,7 @@ def _about_injections(fold: str) -> bool:
     if "@" in fold or "://" in fold:
         fold = _NOT_PROSE.sub(" ", fold)
     cues = {m.group(0) for m in islice(_REPORTING.finditer(fold), 64)}
+    cues.update(m.group(0) for m in islice(_REPORTING_ML.finditer(fold), 64))
     return len(cues) >= _ABOUT_CUES
 
 
@@ -1936,7 +1937,7 @@ def _reports(s: str) -> bool:
     """Whether `s` reads as a report about injections (a reporting frame)."""
     if "@" in s or "://" in s:
         s = _NOT_PROSE.sub(" ", s)
-    return _REPORTING.search(s) is not None
+    return _REPORTING.search(s) is not None or _REPORTING_ML.search(s) is not None
 
 
 # What a sentence mentions rather than says: a quotation inside prose ("an email containing
@@ -1945,21 +1946,22 @@ def _reports(s: str) -> bool:
 # ("why does the assistant forget earlier instructions?"). A quote opens after a word, not
 # after a colon or a comma: a JSON or CSV string is what the text says.
 _MENTION_P = (
-    r"[a-z)]\s+((?:['\"\x{2018}\x{201C}\x{00AB}])[^'\"\x{2019}\x{201D}\x{00BB}\n]{6,240}"
-    r"['\"\x{2019}\x{201D}\x{00BB}])|(?:^|[.!?:#\n]\s*)((?:why|how|what|where|which|who|does|"
+    r"[a-z\x{00DF}-\x{024F})]\s+((?:['\"\x{2018}\x{201C}\x{00AB}\x{201E}\x{201A}])"
+    r"[^'\"\x{2019}\x{201D}\x{00BB}\x{201C}\n]{6,240}"
+    r"['\"\x{2019}\x{201D}\x{00BB}\x{201C}])|(?:^|[.!?:#\n]\s*)((?:why|how|what|where|which|who|does|"
     r"did|is|are|was|were)\b[^.!?\n]{0,200}\?)|"
     # The same in a script other than Latin: a quotation after a letter of it or a bracket,
     # with or without a space (Chinese and Japanese put none): "类似“忽略之前的指令”的文字",
     # "(«забудь предыдущие указания»)", "में 'पिछले निर्देशों को अनदेखा करो' जैसे".
-    r"(?:[^\x00-\x7f]|\()\s*((?:['\"\x{2018}\x{201C}\x{00AB}\x{300C}\x{300E}])"
+    r"(?:[^\x00-\x7f]|\()\s*((?:['\"\x{2018}\x{201C}\x{00AB}\x{201E}\x{300C}\x{300E}])"
     r"[^'\"\x{2019}\x{201D}\x{00BB}\x{300D}\x{300F}\n]{4,240}"
     r"['\"\x{2019}\x{201D}\x{00BB}\x{300D}\x{300F}])"
 )
 # In prose (not JSON, not CSV), a quotation after a colon or a comma is a mention too ("Override
 # phrases: "ignore all previous instructions", "disregard your guidelines"").
 _PROSE_MENTION_P = (
-    r"[a-z)*][:,]\s+((?:['\"\x{2018}\x{201C}\x{00AB}])[^'\"\x{2019}\x{201D}\x{00BB}\n]{6,240}"
-    r"['\"\x{2019}\x{201D}\x{00BB}])"
+    r"[a-z\x{00DF}-\x{024F})*][:,]\s+((?:['\"\x{2018}\x{201C}\x{00AB}\x{201E}\x{201A}])"
+    r"[^'\"\x{2019}\x{201D}\x{00BB}\x{201C}\n]{6,240}['\"\x{2019}\x{201D}\x{00BB}\x{201C}])"
 )
 # What makes a text data rather than prose: a JSON object's key, a CSV row.
 _DATA_TEXT = re2.compile(r"^\s*[\[{]|\"[\w.-]+\"\s*:|(?m)^[^ ,\n]+(?:,[^ ,\n]*){3,}$")
@@ -2214,6 +2216,105 @@ _CONFUSABLE = str.maketrans(
     "\u0455\u0501\u051b\u051d\u0261\u03b1\u03b2\u03b5\u03b7\u03b9\u03ba\u03bd"
     "\u03bf\u03c1\u03c4\u03c5\u03c7\u03c9\u0131\u2113",
     "abeekmhopctyxiijsdqwgabenikvoptuxwil",
+)
+# Reporting cues in the other languages: what an article, a forum thread, a course or a
+# red-team report about injections written in them says ("prompt injection", "the attacker",
+# "for example"), folded as the text is (Cyrillic and Greek look-alike letters to Latin).
+_REPORT_WORDS_ML: Final = (
+    # prompt injection
+    "prompt-injection",
+    "prompt injections",
+    "inyección de prompt",
+    "inyección de instrucciones",
+    "injection de prompt",
+    "injection d'instructions",
+    "injeção de prompt",
+    "iniezione di prompt",
+    "iniezione dei prompt",
+    "инъекция промпта",
+    "инъекции промпт",
+    "промпт-инъекц",
+    "提示词注入",
+    "提示注入",
+    "プロンプトインジェクション",
+    "プロンプト・インジェクション",
+    "프롬프트 인젝션",
+    "프롬프트 주입",
+    "حقن الأوامر",
+    "حقن التعليمات",
+    "حقن المطالبات",
+    "प्रॉम्प्ट इंजेक्शन",
+    "istem enjeksiyonu",
+    "prompt enjeksiyonu",
+    "wstrzykiwanie prompt",
+    "wstrzyknięcie prompt",
+    "promptinjectie",
+    "promptinjektion",
+    "prompt-injektio",
+    "tiêm prompt",
+    "injeksi prompt",
+    "تزریق پرامپت",
+    "הזרקת פרומפט",
+    # the attacker
+    "atacante",
+    "attaquant",
+    "angreifer",
+    "attaccante",
+    "злоумышленник",
+    "атакующ",
+    "攻击者",
+    "攻撃者",
+    "공격자",
+    "المهاجم",
+    "हमलावर",
+    "saldırgan",
+    "atakujący",
+    "napastnik",
+    "aanvaller",
+    "útočník",
+    "hyökkääjä",
+    "angriper",
+    "angripare",
+    "kẻ tấn công",
+    "penyerang",
+    "התוקף",
+    "مهاجم",
+    "atacatorul",
+    "támadó",
+    # for example
+    "por ejemplo",
+    "par exemple",
+    "zum beispiel",
+    "z. b.",
+    "ad esempio",
+    "per esempio",
+    "por exemplo",
+    "например",
+    "例如",
+    "比如",
+    "例えば",
+    "예를 들어",
+    "على سبيل المثال",
+    "उदाहरण के लिए",
+    "örneğin",
+    "na przykład",
+    "bijvoorbeeld",
+    "till exempel",
+    "for eksempel",
+    "esimerkiksi",
+    "například",
+    "ví dụ",
+    "misalnya",
+    "de exemplu",
+    "például",
+    "למשל",
+    "به عنوان مثال",
+)
+_REPORTING_ML = re2.compile(
+    "|".join(
+        re2.escape(unicodedata.normalize("NFKC", w).casefold().translate(_CONFUSABLE))
+        for w in _REPORT_WORDS_ML
+    )
 )
 # Letters NFD does not decompose: dotless i, l with stroke, o with stroke, d with stroke, eth.
 _BARE = str.maketrans("\u0131\u0142\u00f8\u0111\u00f0", "ilodd")
