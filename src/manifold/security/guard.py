@@ -2267,7 +2267,7 @@ _REPORT_WORDS_ML: Final = (
     "공격자",
     "المهاجم",
     "हमलावर",
-    "saldırgan",
+    "sald\u0131rgan",
     "atakujący",
     "napastnik",
     "aanvaller",
