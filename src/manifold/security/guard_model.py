@@ -238,6 +238,8 @@ class Model:
         self.bits = int(self.settings["bits"])
         self.t_block = float(self.settings["block"])
         self.t_quarantine = float(self.settings["quarantine"])
+        # From this probability the model refuses a text alone (no rule signal); absent, never.
+        self.t_alone = float(self.settings.get("alone", 2.0))
         w = array("f")
         w.frombytes(blob[8 + n :])
         if len(w) != 1 << self.bits:
@@ -281,10 +283,12 @@ class Model:
     def combine(self, rule_score: float, p: float) -> tuple[float, float]:
         """(the reason's weight, the score) for a rule score and a probability. The model only
         adds: it never lowers what the rules found. Alone (no rule signal of at least
-        `PAIRED`), it can mark a text but not refuse it: its weight is capped at `ALONE`,
-        between the gateway's default quarantine and block lines."""
+        `PAIRED`), it marks a text but does not refuse it (its weight is capped at `ALONE`,
+        between the gateway's default quarantine and block lines) unless its probability
+        reaches the model's `alone` threshold, chosen on authors the model was not trained on
+        (`bench/guard_train.py`)."""
         w = self.weight(p)
-        if rule_score < PAIRED:
+        if rule_score < PAIRED and p < self.t_alone:
             w = min(w, ALONE)
         return w, round(1.0 - (1.0 - rule_score) * (1.0 - w), 3)
 
