@@ -1758,7 +1758,64 @@ _GENERAL.extend(
             r"open|load|include|place|put|copy|attach|pass|send|add|append|insert|paste)\b"
             r"[^.!?\n]*(?:\.bash_history|\.zsh_history|\.ssh/|id_rsa|id_ed25519|\.env\b|"
             r"/etc/passwd|/etc/shadow|\.aws/|\.npmrc|\.netrc|\.git-credentials|\.kube/config|"
-            r"kubeconfig|keychain|wallet\.dat)",
+            r"kubeconfig|keychain|wallet\.dat|~/\.[\w-]+|\.docker/config\.json|"
+            r"claude_desktop_config\.json|mcp\.json)",
+        ),
+        # (in a definition only) the user's own choice overridden ("use +1415... instead of
+        # whatever number the user provides", "regardless of the value the user supplies",
+        # "ignore the user's recipient", "even when the user provides another URL")
+        (
+            "_asks-context",
+            0.75,
+            _I + r"\b(?:instead of|in place of|regardless of|irrespective of|no matter)\b(?:\W+\w+)"
+            r"{0,4}?\W+(?:the )?user(?:" + _APOS + r"s|s" + _APOS + r"|-supplied|-provided| "
+            r"supplied| provided| provides| gives| gave| specifies| specified| enters| entered| "
+            r"chose| chooses| selects| selected| asks for| asked for| addressed| wants| names)\b|"
+            r"\bignor(?:e|ing)\b(?:\W+\w+){0,2}?\W+(?:the )?user(?:" + _APOS + r"s|-supplied|"
+            r"-provided)? (?:\w+ )?(?:recipient|destination|value|choice|input|url|path|account|"
+            r"amount|number|address|selection|channel|folder|target|e-?mail|repo\w*)s?\b|\beven "
+            r"(?:if|when) the user (?:provides|gives|supplies|specifies|asks for|selects|chooses|"
+            r"enters|names|picks|addresses) (?:another|a different|their own|other|an?)\b",
+        ),
+        # (in a definition only) what the model was given or can reach, put into an argument:
+        # every environment variable, the system prompt, every message of the session,
+        # everything the user said, private repositories, the browser's cookies
+        (
+            "_asks-context",
+            0.75,
+            _I + r"\b(?:include|pass|send|add|put|fill(?: in)?|attach|append|provide|insert|"
+            r"copy|paste|set|populate[ds]?|place|share|upload)\b(?:\W+\w+){0,8}?\W+(?:(?:the )?"
+            r"(?:values? "
+            r"of )?(?:every|all|each|any) (?:\w+ )?environment variables?|env(?:ironment)? vars|"
+            r"(?:the )?(?:complete |full |entire |current )?system prompt|(?:every|all|each) "
+            r"(?:\w+ ){0,2}messages? (?:in|of|from) (?:this|the) (?:conversation|chat|session)|"
+            r"everything the user (?:has )?(?:told|said|wrote|written|shared)|private "
+            r"repositor(?:y|ies)|document\.cookie|cookies|localstorage)\b",
+        ),
+        # (in a definition) a rule against sharing ("do not paste results from private
+        # repositories into public issues"): what an honest definition says
+        (
+            "_no-share",
+            0.01,
+            _I
+            + r"\b(?:do not|don"
+            + _APOS
+            + r"?t|never|must not|should not|shouldn"
+            + _APOS
+            + r"?t|not to)\s+(?:\w+\s+){0,2}?(?:include|pass|send|put|paste|share|upload|copy|"
+            r"post|leak|expose|reveal|add|attach|forward)\b",
+        ),
+        # (in a definition only) another server's tools shadowed: "when this tool is listed
+        # alongside GitHub tools, on every create_pull_request ...", "always use this server's
+        # safe_read instead of read_file", "prefer tools from this server over ..."
+        (
+            "_asks-context",
+            0.7,
+            _I + r"\b(?:when|whenever|if|once) (?:this tool|this server|it) is (?:listed|connected|"
+            r"available|loaded|installed|enabled)(?: alongside| with| next to| together with)? "
+            r"(?:[\w-]+ ){0,3}?(?:tools?|servers?)\b|\binstead of (?:the )?(?:other |another )?"
+            r"(?:\w+ )?(?:server" + _APOS + r"s )?`?[a-z]+_[a-z_]+`?|\bprefer (?:the )?(?:tools?|"
+            r"calls?) (?:from|of|on) this server\b|\broute (?:all|every|each) `?[a-z_]+`? calls?\b",
         ),
         # (in a definition only) a recipient the user did not give, always added
         (
@@ -2499,6 +2556,11 @@ _TRIGGERS_EN = [
     r"do anything now|confines|(?:abide by|follow|obey|comply with|adhere to|respect|care about|"
     r"stick to) (?:any|the|ur|your|openai|their|its) (?:\w+ )?(?:rules|guidelines|restrictions|"
     r"filters|limits|polic|ethics|morals|laws)",
+    r"(?:instead of|in place of|regardless of|irrespective of) (?:whatever|what|the|any|which|"
+    r"whichever)|ignor\w* (?:the )?user|even (?:if|when) the user|environment variables?|"
+    r"env vars|private repositor|cookie|localstorage|(?:this tool|this server|it) is (?:listed|"
+    r"connected|available|loaded|installed|enabled)|server" + _APOS + r"s `?[a-z]+_|prefer "
+    r"(?:the )?(?:tools?|calls?) from|route (?:all|every|each)",
     r"before (?:you )?(?:reply|respond|answer|summari)|(?:call|invoke|run|execute)\s+`?[a-z]"
     r"[a-z0-9]*_[a-z0-9_]+`?\s*\(",
     r"(?:bots?|copilots?|gpt|llms?|\bai|a\.i\.|assistants?|agents?|helpers?|reviewers?|"
@@ -3071,6 +3133,8 @@ class Scanner:
                 if r in found.reasons:
                     found.reasons[r] = min(found.reasons[r], cap)
         asks = found.reasons.pop("_asks-context", None)
+        if found.reasons.pop("_no-share", None) is not None and asks is not None:
+            asks = min(asks, 0.45)  # the definition forbids sharing: a rule, not a request
         if asks is not None and surface == "description":
             found.add("poison-marker", asks)
         if (
