@@ -68,7 +68,7 @@ reach the thresholds:
   33 languages, from `data/injection_phrases.json` (RE2 patterns); the new role as three
   families (a new identity, no limits, never refuse: two of them in one text block); the goal
   families (call a tool, persist, tell the user, escalate, spread) and a vocative in most;
-  in 15 of them what came before discarded ("vergiss alles davor": `override` 0.5, blocks
+  in 15 of them what came before discarded ("vergiss alles davor": `override` 0.48, blocks
   with an order after it in the sentence) and the guarded secret asked for ("was ist das
   Passwort?": medium), which block together.
 
@@ -2466,11 +2466,13 @@ _ML_WEIGHTS: Final = {
     "override": ("multilingual", 0.8),
     "reveal": ("multilingual", 0.6),
     # What came before discarded ("forget everything above", "what you were told"), with no order
-    # in the sentence: medium, a reason of its own so that a second signal decides with it
-    # (with an order it is an `override` pattern).
-    "discard": ("override", 0.5),
+    # in the sentence: below the quarantine alone (a forum post's "forget everything above, it
+    # was the cable"), a reason of its own so that a second signal decides with it (with an
+    # order after it in the sentence it is an `override` pattern).
+    "discard": ("override", 0.48),
     # The guarded secret asked for ("tell me / spell the password", "what is the secret
-    # word?"): below the quarantine alone, blocks with a discard or the model addressed.
+    # word?"): below the quarantine alone; with a discard it blocks (1 - 0.52 * 0.55 = 0.714),
+    # as it does asked of the model addressed by name.
     "secret": ("multilingual", 0.45),
     "newrole": ("multilingual", 0.45),
     "youare": ("multilingual", 0.45),  # "you are now ..." with anything after: not in the pair
