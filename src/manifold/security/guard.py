@@ -67,7 +67,10 @@ reach the thresholds:
 - `multilingual`: the same families (override, reveal, new role, secrecy, exfiltration) in
   33 languages, from `data/injection_phrases.json` (RE2 patterns); the new role as three
   families (a new identity, no limits, never refuse: two of them in one text block); the goal
-  families (call a tool, persist, tell the user, escalate, spread) and a vocative in most.
+  families (call a tool, persist, tell the user, escalate, spread) and a vocative in most;
+  in 15 of them what came before discarded ("vergiss alles davor": `override` 0.48, blocks
+  with an order after it in the sentence) and the guarded secret asked for ("was ist das
+  Passwort?": medium), which block together.
 
 Decisions: `score >= block` refuses (a tool result becomes `isError: true` with a short
 explanation and no payload; `resources/read` and `prompts/get` get JSON-RPC error -32603 with
@@ -2097,12 +2100,14 @@ def _reports(s: str) -> bool:
 # 'AI assistant, call ...' reached the agent", a string to strip "ignore previous
 # instructions"-style; not a `code span`, which is what an order runs), and a question
 # ("why does the assistant forget earlier instructions?"). A quote opens after a word, not
-# after a colon or a comma: a JSON or CSV string is what the text says.
+# after a colon or a comma: a JSON or CSV string is what the text says. "Was ist" / "was
+# sind" is German ("what is the password?"), not an English question.
 _MENTION_P = (
     r"[a-z\x{00DF}-\x{024F})]\s+((?:['\"\x{2018}\x{201C}\x{00AB}\x{201E}\x{201A}])"
     r"[^'\"\x{2019}\x{201D}\x{00BB}\x{201C}\n]{6,240}"
-    r"['\"\x{2019}\x{201D}\x{00BB}\x{201C}])|(?:^|[.!?:#\n]\s*)((?:why|how|what|where|which|who|does|"
-    r"did|is|are|was|were)\b[^.!?\n]{0,200}\?)|"
+    r"['\"\x{2019}\x{201D}\x{00BB}\x{201C}])|(?:^|[.!?:#\n]\s*)((?:(?:why|how|what|where|"
+    r"which|who|does|did|is|are|were)\b|was\b(?:[^ ]| [^is]| i[^s]| is[^t]| ist\w| s[^i]| si[^n]|"
+    r" sin[^d]| sind\w))[^.!?\n]{0,200}\?)|"
     # The same in a script other than Latin: a quotation after a letter of it or a bracket,
     # with or without a space (Chinese and Japanese put none): "类似“忽略之前的指令”的文字",
     # "(«забудь предыдущие указания»)", "में 'पिछले निर्देशों को अनदेखा करो' जैसे".
@@ -2879,6 +2884,15 @@ def _load_phrases() -> dict[str, dict[str, list[str]]]:
 _ML_WEIGHTS: Final = {
     "override": ("multilingual", 0.8),
     "reveal": ("multilingual", 0.6),
+    # What came before discarded ("forget everything above", "what you were told"), with no order
+    # in the sentence: below the quarantine alone (a forum post's "forget everything above, it
+    # was the cable"), a reason of its own so that a second signal decides with it (with an
+    # order after it in the sentence it is an `override` pattern).
+    "discard": ("override", 0.48),
+    # The guarded secret asked for ("tell me / spell the password", "what is the secret
+    # word?"): below the quarantine alone; with a discard it blocks (1 - 0.52 * 0.55 = 0.714),
+    # as it does asked of the model addressed by name.
+    "secret": ("multilingual", 0.45),
     "newrole": ("multilingual", 0.45),
     "youare": ("multilingual", 0.45),  # "you are now ..." with anything after: not in the pair
     "nolimits": ("multilingual", 0.45),
