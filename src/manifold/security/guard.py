@@ -2085,7 +2085,7 @@ def _about_injections(fold: str) -> bool:
     if "@" in fold or "://" in fold:
         fold = _NOT_PROSE.sub(" ", fold)
     cues = {m.group(0) for m in islice(_REPORTING.finditer(fold), 64)}
-    cues.update(m.group(0) for m in islice(_REPORTING_ML.finditer(fold), 64))
+    cues.update(m.group(0) for m in islice(_reporting_ml().finditer(fold), 64))
     return len(cues) >= _ABOUT_CUES
 
 
@@ -2093,7 +2093,7 @@ def _reports(s: str) -> bool:
     """Whether `s` reads as a report about injections (a reporting frame)."""
     if "@" in s or "://" in s:
         s = _NOT_PROSE.sub(" ", s)
-    return _REPORTING.search(s) is not None or _REPORTING_ML.search(s) is not None
+    return _REPORTING.search(s) is not None or _reporting_ml().search(s) is not None
 
 
 # What a sentence mentions rather than says: a quotation inside prose ("an email containing
@@ -2120,6 +2120,15 @@ _MENTION_P = (
 _PROSE_MENTION_P = (
     r"[a-z\x{00DF}-\x{024F})*][:,]\s+((?:['\"\x{2018}\x{201C}\x{00AB}\x{201E}\x{201A}])"
     r"[^'\"\x{2019}\x{201D}\x{00BB}\x{201C}\n]{6,240}['\"\x{2019}\x{201D}\x{00BB}\x{201C}])"
+)
+# A document's code: a fenced block (to its end, or the text's), an indented block's line, a
+# code span of 8 characters or more (`Scanner._uncoded`).
+_CODE_SPAN = re2.compile(r"(?s:```.*?(?:```|$))|(?m:^(?: {4}|\t)[^\n]*$)|`[^`\n]{8,}`")
+# A model's docs that show its chat template ("the model was trained with the following
+# format", "Llama 3 formats a conversation like this", "the special tokens").
+_TEMPLATE_DOC = re2.compile(
+    r"\b(?:prompt format|chat format|chat templates?|special tokens|formats? a conversation|"
+    r"the following format|template tokens)\b"
 )
 # What makes a text data rather than prose: a JSON object's key, a CSV row.
 _DATA_TEXT = re2.compile(r"^\s*[\[{]|\"[\w.-]+\"\s*:|(?m)^[^ ,\n]+(?:,[^ ,\n]*){3,}$")
@@ -2468,12 +2477,19 @@ _REPORT_WORDS_ML: Final = (
     "למשל",
     "به عنوان مثال",
 )
-_REPORTING_ML = re2.compile(
-    "|".join(
-        re2.escape(unicodedata.normalize("NFKC", w).casefold().translate(_CONFUSABLE))
-        for w in _REPORT_WORDS_ML
+
+
+@functools.cache
+def _reporting_ml() -> Any:
+    """The other languages' reporting cues, compiled at first use (a text with a signal)."""
+    return re2.compile(
+        "|".join(
+            re2.escape(unicodedata.normalize("NFKC", w).casefold().translate(_CONFUSABLE))
+            for w in _REPORT_WORDS_ML
+        )
     )
-)
+
+
 # Letters NFD does not decompose: dotless i, l with stroke, o with stroke, d with stroke, eth.
 _BARE = str.maketrans("\u0131\u0142\u00f8\u0111\u00f0", "ilodd")
 
@@ -2582,38 +2598,126 @@ _T_ESCAPED = (
     r"\\u(?:00ad|180e|200[b-f]|202[a-e]|206[0-9]|feff|ff[2-5][0-9a-f]|d835|db40|0[34][0-9a-f]{2})"
 )
 _LANG_OPENERS = (_T_VOCATIVE, _T_INVISIBLE, _T_TAGS, _T_MIXED, _T_STYLED, _T_ESCAPED)
+# The new families' trigger words, written out as literals so that the prefilter's gate holds
+# each whole (a shared prefix such as "the " or "must" would open it on most prose).
+_T_DISCARD = "|".join(
+    [
+        f"{v} {o}"
+        for v in (
+            "drop",
+            "wipe",
+            "erase",
+            "ditch",
+            "clear",
+            "skip",
+            "discard",
+            "abandon",
+            "throw out",
+            "throw away",
+            "scratch",
+            "leave",
+        )
+        for o in (
+            "everything",
+            "all of th",
+            "all th",
+            "the above",
+            "the previous",
+            "whatever",
+            "what came",
+            "what you",
+            "the stuff",
+        )
+    ]
+    + ["never mind", "nevermind", r"\bnvm\b"]
+)
+_T_SECRET = "|".join(
+    f"{d} {w}"
+    for d in ("the", "your", "ur", "thy", "this", "that")
+    for w in ("secret", "password", "pass word", "passphrase", "passcode", "pwd", "admin pass")
+)
+_T_CALL_NOW = "|".join(
+    f"{a} {c}"
+    for a in (
+        "must",
+        "should",
+        "need to",
+        "needs to",
+        "has to",
+        "have to",
+        "please",
+        "and",
+        "now",
+        "immediately",
+        "also",
+        "first",
+    )
+    for c in ("call", "invoke", "run", "execute")
+)
+_T_AI_WORDS = "|".join(
+    [
+        "ai assistant",
+        "ai agent",
+        "ai helper",
+        "ai model",
+        "ai reviewer",
+        "ai summar",
+        "ai triage",
+        "ai support",
+        "ai coding",
+        "ai code",
+        " ai,",
+        " ai:",
+        " ai ",
+        r"a\.i\.",
+        "bot,",
+        "bot:",
+        "bot -",
+        "bot ",
+        "bots ",
+        "bots,",
+        "bots:",
+        "chatbot",
+        "copilot",
+        " gpt ",
+        " gpt,",
+        "gpt:",
+        " llm ",
+        " llm,",
+        "llm:",
+        "llms ",
+        "automated ",
+        "virtual assistant",
+        "digital assistant",
+        "workspace assistant",
+        "coding agent",
+        "coding assistant",
+        "code assistant",
+        "code agent",
+    ]
+)
 _TRIGGERS_EN = [
     _OVERRIDE,
-    r"never ?mind|\bnvm\b|scratch (?:all|that|this|everything)|leave (?:all|everything)|"
-    r"(?:drop|wipe|erase|ditch|clear) (?:everything|all (?:of )?th|the above|the previous)",
-    r"(?:tell|give|gimme|show|reveal|spell|say|print|type|share|leak|send|output|write|encode|"
-    r"encrypt|hint|put|hide) (?:\w+ )?(?:the|your|ur|thy|this|that) (?:secret|password|"
-    r"pass ?word|passphrase|passcode|pwd|admin pass)",
-    r"first letters? of (?:each|every)",
+    _T_DISCARD,
+    _T_SECRET,
     r"do anything now|confines|(?:abide by|follow|obey|comply with|adhere to|respect|care about|"
     r"stick to) (?:any|the|ur|your|openai|their|its) (?:\w+ )?(?:rules|guidelines|restrictions|"
     r"filters|limits|polic|ethics|morals|laws)",
-    r"(?:instead of|in place of|regardless of|irrespective of) (?:whatever|what|the|any|which|"
-    r"whichever)|ignor\w* (?:the )?user|even (?:if|when) the user|environment variables?|"
-    r"env vars|private repositor|cookie|localstorage|(?:this tool|this server|it) is (?:listed|"
-    r"connected|available|loaded|installed|enabled)|server" + _APOS + r"s `?[a-z]+_|prefer "
-    r"(?:the )?(?:tools?|calls?) from|route (?:all|every|each)",
-    r"before (?:you )?(?:reply|respond|answer|summari)|(?:call|invoke|run|execute)\s+`?[a-z]"
-    r"[a-z0-9]*_[a-z0-9_]+`?\s*\(",
-    r"(?:bots?|copilots?|gpt|llms?|\bai|a\.i\.|assistants?|agents?|helpers?|reviewers?|"
-    r"summari[sz]ers?)\s*(?:[:,\x{2013}\x{2014}]|--?\s)",
-    r"(?:must|shall|needs? to|has to|have to|(?:is|are) (?:authori[sz]ed|expected|required|asked|"
-    r"instructed|allowed|permitted|supposed|cleared) to|will now|can now|may now|should now|"
-    r"should immediately)\s+(?:(?:now|immediately|also|then|quietly|silently|just|go ahead and)"
-    r"\s+)*" + _SIDE_EFFECT,
-    r"(?:could|can|would|will) (?:the |our |your |an? )?(?:\w+ )?(?:ai|bots?|copilots?|gpt|llm|"
-    r"automated|virtual|digital|workspace|coding|code|chatbot)",
+    r"(?:instead of|in place of|regardless of|irrespective of) (?:whatever|what|the|any|which)|"
+    r"even (?:if|when) the user|environment variable|env vars|private repositor|cookie|"
+    r"localstorage|(?:tool|server|it) is (?:listed|connected|available|loaded|installed|enabled)|"
+    r"server" + _APOS + r"s |prefer (?:the )?(?:tools?|calls?) from|route (?:all|every|each)",
+    r"before you reply|before you respond|before you answer|before you summari|before replying|"
+    r"before responding|before answering|before summari",
+    _T_CALL_NOW,
+    _T_AI_WORDS,
     r"(?:ur|your) name is|(?:you(?:'re| are)|u r|ur) (?:not|no longer) an? |pretend|"
-    r"(?:you are|you're|u r|act as|become|be) (?:a |an )?dan\b|(?:you|u) (?:will |must |shall |"
-    r"should )?(?:always|only|now) (?:answer|reply|respond|talk|speak|write)",
-    r"(?:above|before|prior to) (?:this|my|the user)|the above prompt|(?:first|initial|"
-    r"opening) (?:\d+|few|two|three|five|ten|twenty|fifty|hundred) (?:words|lines|sentences|"
-    r"characters|tokens)",
+    r"you are dan|you're dan|u r dan|act as dan|become dan|be dan|you are a dan|act as a dan|"
+    r"(?:you|u) (?:will |must |"
+    r"shall |should )?(?:always|only|now) (?:answer|reply|respond|talk|speak|write)",
+    r"(?:above|before|prior to) (?:this|my|the user)|the above prompt|(?:words|lines|sentences|"
+    r"characters|tokens) (?:you were given|of (?:your|the|this) (?:instructions|prompt|system "
+    r"prompt|conversation|chat|context)|(?:at|from) the (?:start|beginning|top) of)",
     r"ignor",
     r"disregard",
     r"forget",
@@ -3131,6 +3235,18 @@ class Scanner:
         found = self._phrases(fold, norm, surface, ml)
         if any(r in _DAMPED for r in found.reasons):
             found = self._unmentioned(fold, norm, surface, found, ml)
+        if (
+            found.reasons
+            and ("`" in fold or "\n    " in fold or "\n\t" in fold)
+            and (
+                _reports(fold)
+                or (
+                    found.reasons.keys() <= {"role-impersonation"}
+                    and _TEMPLATE_DOC.search(fold) is not None
+                )
+            )
+        ):
+            found = self._uncoded(fold, norm, surface, found, ml)
         if found.reasons and _reports(fold):
             if _about_injections(fold):
                 found = self._framed(fold, norm, surface, found, _ABOUT_RADIUS, _ABOUT_DAMPED, ml)
@@ -3251,6 +3367,32 @@ class Scanner:
         out = Verdict()
         for r, w in found.reasons.items():
             out.add(r, min(w, said.reasons.get(r, w * _DAMP)) if r in damped else w)
+        return out
+
+    def _uncoded(
+        self, fold: str, norm: str, surface: str, found: Verdict, ml: bool = True
+    ) -> Verdict:
+        """The verdict with what a document's code shows damped: in a text that reports on
+        injections (or whose only signal is a chat template's tokens), a fenced block, an
+        indented block or a code span is an example it shows (a payload in a red-team report,
+        a template in a model's docs). The text is scored again with them blanked; a reason
+        that only they held keeps `_DAMP` of its weight."""
+        if len(fold) != len(norm):
+            return found
+        spans = [m.span() for m in islice(_CODE_SPAN.finditer(fold), 256)]
+        if not spans:
+            return found
+        f, n = list(fold), list(norm)
+        for a, b in spans:
+            f[a:b] = " " * (b - a)
+            n[a:b] = " " * (b - a)
+        blank = "".join(f)
+        if sum(c.isalpha() for c in blank) < 40:  # all code, no document around it
+            return found
+        said = self._phrases(blank, "".join(n), surface, ml)
+        out = Verdict()
+        for r, w in found.reasons.items():
+            out.add(r, min(w, said.reasons.get(r, w * _DAMP)) if r in _ABOUT_DAMPED else w)
         return out
 
     def _pair(self, bare: str, found: Verdict, ml: bool = True) -> None:
