@@ -20,28 +20,33 @@ each sentence the prefilter fires on), so it is trained on windows, labelled one
   system prompt, persona and developer-mode jailbreaks, fake updates, completion tricks, tool
   orders, false statements, markdown exfiltration, poisoned descriptions; 18 languages) and
   benign texts with the same words, bare or in a carrier;
-- the labelled corpora, written by other authors (`REAL`: the tuning corpus, held-out 1,
-  held-out 2, both halves of held-out 3 (its test half measured blind first) and the
-  development half of held-out 4, all in `tests/security/data/`; they are
-  training data now, not measures): a benign text's windows are benign, a short injection's
-  (600 characters or fewer) are injections; in a long one, the windows that touch the lines
-  no benign text of the same corpus has (what differs from a benign version of the carrier)
-  when those are a minority of its lines, else the windows the rules give a signal of their
-  own, the others left out (`_real_labels`). Their windows weigh `--real-share` (0.5) of the
-  generated windows in all, so that a few thousand count against tens of thousands;
+- the labelled corpora, written by ten other authors (`REAL`, by author: the tuning corpus,
+  held-out 1 to 4 (both halves of 3 and 4), the development half of held-out 5, and held-out
+  7 to 10, all in `tests/security/data/`; they are training data now, not measures): a benign
+  text's windows are benign, a short injection's (600 characters or fewer) are injections; in a
+  long one, the windows that touch the lines no benign text of the same corpus has (what
+  differs from a benign version of the carrier) when those are a minority of its lines, else
+  the windows the rules give a signal of their own, the others left out (`_real_labels`).
+  Their windows weigh `--real-share` (0.5) of the generated windows in all, so that a few
+  thousand count against tens of thousands;
 - real text chunks of installed packages' docs and sources, from the quarter of the files
   `bench.guard_benign_scale.training_file` sets apart (the benign-at-scale evaluation reads the
   other three quarters): every window benign. Their sentences are also the long carriers'
   English filler.
 
-`--holdout NAME` leaves one labelled corpus out (and every text, generated or not, that shares
-a word 8-gram with it), trains as usual, then measures the rules alone and with the model on
-it: whether the model generalises to an author it has not read (it writes no model unless
-`--out` is given). A fifth of the texts (not windows) is the validation split; the model's
-`quarantine` and `block` thresholds are chosen on it as the whole guard decides (the rules'
-score combined with the model's highest window probability): the lowest probabilities from
-which the model adds at most `--budget` points (0.3) of benign texts blocked and twice that
-flagged, over the rules alone. The model: logistic regression, full-batch Adam, L2, classes
+**Thresholds, out of author.** The guard meets text by authors the model never read, so its
+thresholds are chosen on such text: for each author, a model is trained without that author's
+corpora (and without every generated text that shares a word 8-gram with them) and scores
+them; on these out-of-author probabilities, with the rules' scores, the model's `block` line
+(its `quarantine` line the lowest at or under it) and its `alone` line (from which it refuses
+a text that has no rule signal) are the ones that block the most injections while adding at
+most `--budget` points (0.5) of benign texts blocked, and twice that flagged, over the rules
+alone. The model written is then trained on every text. (A random split of the same authors'
+texts chose lines the model passes on its own authors and not on new ones.)
+
+`--holdout NAME` leaves one author out of everything (the folds and the final model), then
+measures the rules alone and with the model on that author's corpora (it writes no model
+unless `--out` is given). The model: logistic regression, full-batch Adam, L2, classes
 weighed equally.
 """
 
@@ -50,7 +55,6 @@ from __future__ import annotations
 import argparse
 import json
 import logging
-import random
 import re
 import zlib
 from array import array
@@ -63,7 +67,16 @@ from bench.guard_benign_scale import chunks
 from bench.guard_directdata import build_direct
 from bench.guard_traindata import build, build_long
 from manifold.security.guard import Scanner
-from manifold.security.guard_model import Model, Slots, dump, features, units, windows
+from manifold.security.guard_model import (
+    ALONE,
+    PAIRED,
+    Model,
+    Slots,
+    dump,
+    features,
+    units,
+    windows,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests" / "security" / "data"
@@ -101,13 +114,19 @@ def _labels(r: dict[str, Any], wins: list[tuple[int, int, Slots]]) -> list[int |
     return out
 
 
+# The labelled corpora, by author (each corpus was written by someone who had not seen the
+# guard; the halves of one author's corpus are one author).
 REAL = {
-    "corpus": "guard_corpus.jsonl",
-    "heldout": "guard_heldout.jsonl",
-    "heldout2": "guard_heldout2.jsonl",
-    "heldout3_dev": "guard_heldout3_dev.jsonl",
-    "heldout3_test": "guard_heldout3_test.jsonl",
-    "heldout4_dev": "guard_heldout4_dev.jsonl",
+    "corpus": ["guard_corpus.jsonl"],
+    "heldout": ["guard_heldout.jsonl"],
+    "heldout2": ["guard_heldout2.jsonl"],
+    "heldout3": ["guard_heldout3_dev.jsonl", "guard_heldout3_test.jsonl"],
+    "heldout4": ["guard_heldout4_dev.jsonl", "guard_heldout4_test.jsonl"],
+    "heldout5": ["guard_heldout5_dev.jsonl"],
+    "heldout7": ["guard_heldout7.jsonl"],
+    "heldout8": ["guard_heldout8.jsonl"],
+    "heldout9": ["guard_heldout9.jsonl"],
+    "heldout10": ["guard_heldout10.jsonl"],
 }
 _SHORT = 600
 
@@ -159,108 +178,44 @@ def _decide(score: float) -> str:
     return "block" if score >= 0.7 else "quarantine" if score >= 0.5 else "pass"
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--seed", type=int, default=7)
-    ap.add_argument("--bits", type=int, default=16)
-    ap.add_argument("--iters", type=int, default=300)
-    ap.add_argument("--chunks", type=int, default=3000)
-    ap.add_argument("--out", type=Path, default=None, help=f"default: {OUT.name} in the package")
-    ap.add_argument(
-        "--budget",
-        type=float,
-        default=0.3,
-        help="points of validation benign texts the model may add to the blocked (twice that "
-        "to the flagged)",
-    )
-    ap.add_argument(
-        "--holdout",
-        choices=sorted(REAL),
-        help="leave this labelled corpus out (and every text sharing a word 8-gram with it), "
-        "then measure on it; the model is written only with --out",
-    )
-    ap.add_argument(
-        "--real-share",
-        type=float,
-        default=0.5,
-        help="the labelled corpora's windows weigh this share of the generated ones, in all",
-    )
-    a = ap.parse_args()
-    out_path: Path | None = a.out if a.out is not None or a.holdout else OUT
-    logging.getLogger("manifold.security.guard").setLevel(logging.ERROR)
-    rnd = random.Random(a.seed)
+class _Text:
+    """One training text: its source (an author's name or `generated`), its label, its
+    surface, its windows' features and labels, and (for a labelled corpus's text) the
+    rules' score."""
 
-    pkg = [t for _, t in chunks(a.chunks, 2000, part="train")]
-    prose = sorted(
-        {
-            " ".join(t[s:e].split())
-            for t in pkg
-            for s, e in units(t)
-            if 40 <= e - s <= 300 and t[s:e].count(" ") >= 5
-        }
-    )
-    recs = build(a.seed) + build_long(a.seed, prose) + build_direct(a.seed)
-    recs += [{"label": "benign", "family": "package", "text": t} for t in pkg]
-    for r in recs:
-        r["source"] = "generated"
-    corpora = {name: _jsonl(DATA / file) for name, file in REAL.items()}
-    for name, rs in corpora.items():
-        if name != a.holdout:
-            recs += [dict(r, source=name) for r in rs]
-    kept = recs
-    if a.holdout:
-        held: set[tuple[str, ...]] = set()
-        for r in corpora[a.holdout]:
-            held |= _grams(r["text"])
-        kept = [r for r in recs if not (_grams(r["text"]) & held)]
-    print(
-        f"{len(recs)} texts ({len(prose)} prose sentences), {len(recs) - len(kept)} dropped for "
-        f"sharing a word {_N}-gram with the held-out corpus ({a.holdout or 'none'})"
-    )
-    rules = Scanner(classifier=False)
-    benign_lines: dict[str, set[str]] = {}
-    for r in kept:
-        if r["source"] != "generated" and r["label"] != "injection":
-            benign_lines.setdefault(r["source"], set()).update(_lines(r["text"]))
-    rnd.shuffle(kept)
-    val = [r for i, r in enumerate(kept) if i % 5 == 0]
-    train = [r for i, r in enumerate(kept) if i % 5 != 0]
+    __slots__ = ("feats", "grams", "inj", "labels", "rule", "slots", "source", "surface")
 
+    def __init__(self, r: dict[str, Any]) -> None:
+        self.source: str = r["source"]
+        self.inj = r["label"] == "injection"
+        self.surface = "description" if r.get("surface") in ("description", "param") else "result"
+        self.slots: list[Slots] = []
+        self.labels: list[int | None] = []
+        self.feats: list[dict[int, float]] = []
+        self.rule = 0.0
+        self.grams: set[tuple[str, ...]] = set()
+
+
+def _fit(texts: list[_Text], a: argparse.Namespace, quiet: bool = False) -> np.ndarray:
+    """Logistic regression over the labelled windows of `texts` (full-batch Adam, L2, classes
+    weighed equally; the labelled corpora's windows weigh `--real-share` of the generated)."""
     rows: list[dict[int, float]] = []
     ys: list[int] = []
     real: list[bool] = []
-    how: dict[str, int] = {}
-    for r in train:
-        wins = windows(r["text"], rules.suspicious, a.bits)
-        if r["source"] == "generated":
-            labels = _labels(r, wins)
-        else:
-            labels, k = _real_labels(r, wins, benign_lines.get(r["source"], set()), rules)
-            how[k] = how.get(k, 0) + 1
-        for (_, _, slots), lab in zip(wins, labels, strict=True):
-            if lab is None:
-                continue
-            rows.append(features(slots, a.bits))
-            ys.append(lab)
-            real.append(r["source"] != "generated")
-    n_pos = sum(ys)
-    n_real = sum(real)
-    print(
-        f"{len(rows)} training windows: {n_pos} injections, {len(rows) - n_pos} benign; "
-        f"{n_real} of the labelled corpora (texts labelled by: "
-        + ", ".join(f"{k} {v}" for k, v in sorted(how.items()))
-        + ")"
-    )
-
+    for t in texts:
+        for f, lab in zip(t.feats, t.labels, strict=True):
+            if lab is not None:
+                rows.append(f)
+                ys.append(lab)
+                real.append(t.source != "generated")
     ptr = np.zeros(len(rows) + 1, dtype=np.int64)
     ptr[1:] = np.cumsum([len(x) for x in rows])
     idx = np.fromiter((i for x in rows for i in x), dtype=np.int64, count=int(ptr[-1]))
     val_x = np.fromiter((v for x in rows for v in x.values()), dtype=np.float64, count=int(ptr[-1]))
     row = np.repeat(np.arange(len(rows)), np.diff(ptr))
     y = np.array(ys, dtype=np.float64)
-    # Sample weights: the labelled corpora's windows weigh `--real-share` of the generated
-    # ones in all (a few thousand windows against tens of thousands), then classes equally.
     is_real = np.array(real, dtype=bool)
+    n_real = int(is_real.sum())
     sw = np.ones(len(y))
     if n_real:
         sw[is_real] = a.real_share * (len(y) - n_real) / n_real
@@ -281,107 +236,213 @@ def main() -> None:
         m = b1 * m + (1 - b1) * g
         v2 = b2 * v2 + (1 - b2) * g * g
         w -= lr * (m / (1 - b1**it)) / (np.sqrt(v2 / (1 - b2**it)) + 1e-8)
-        if it % 50 == 0 or it == 1:
+        if not quiet and (it % 100 == 0 or it == 1):
             loss = -np.mean(cw * (y * np.log(p + 1e-12) + (1 - y) * np.log(1 - p + 1e-12)))
             acc = np.mean((p > 0.5) == (y == 1))
             print(f"iter {it}: loss {loss:.4f}, train accuracy {acc:.4f}")
+    if not quiet:
+        print(f"{len(rows)} windows: {int(y.sum())} injections, {n_real} of the labelled corpora")
+    return w
 
-    weights = array("f", w.astype(np.float32).tobytes())
+
+def _model(w: np.ndarray, bits: int) -> Model:
     model = Model.__new__(Model)
-    model.bits, model.weights = a.bits, weights
-    model.bias = zlib.crc32(b"bias") & (dim - 1)
-    scored = []
-    for r in val:
-        vr = rules.score(r["text"])
-        pr = model.prob(r["text"], rules.suspicious) if rules.suspicious(r["text"]) else None
-        scored.append((r["label"] == "injection", vr.score, pr, r["source"] != "generated"))
+    model.bits = bits
+    model.weights = array("f", w.astype(np.float32).tobytes())
+    model.bias = zlib.crc32(b"bias") & ((1 << bits) - 1)
+    model.t_quarantine = model.t_block = model.t_alone = 2.0
+    return model
 
-    def rates(tq: float, tb: float, part: bool | None = None) -> tuple[float, float, float, float]:
-        """Benign blocked, benign flagged, injections blocked, injections flagged (`part`:
-        the labelled corpora's texts only, the generated ones only, or all)."""
-        model.t_quarantine, model.t_block = tq, tb
 
-        def out(s: float, p: float | None) -> str:
-            return _decide(s if p is None else max(s, model.combine(s, p)[1]))
+def _prob(model: Model, t: _Text) -> float:
+    """The text's probability (its highest window's), -1 when the model reads no window."""
+    return max((model.window_prob(sl) for sl in t.slots), default=-1.0)
 
-        ben = [(s, p) for i, s, p, x in scored if not i and part in (None, x)]
-        inj = [(s, p) for i, s, p, x in scored if i and part in (None, x)]
-        bb = sum(out(s, p) == "block" for s, p in ben) / max(len(ben), 1)
-        bf = sum(out(s, p) != "pass" for s, p in ben) / max(len(ben), 1)
-        ib = sum(out(s, p) == "block" for s, p in inj) / max(len(inj), 1)
-        iflag = sum(out(s, p) != "pass" for s, p in inj) / max(len(inj), 1)
-        return bb, bf, ib, iflag
 
-    grid = [round(0.5 + 0.0025 * i, 4) for i in range(200)]
-    rb, rf, ri, rif = rates(2.0, 2.0)  # the rules alone
-    alone = {x: rates(2.0, 2.0, x) for x in (False, True)}
-    for t in (0.6, 0.7, 0.8, 0.85, 0.9, 0.95):
-        b = rates(t, t)
-        print(f"  at {t}: injections blocked {b[2]:.1%}, benign blocked {b[0]:.1%}")
-    budget = a.budget / 100
-
-    def within(tq: float, tb: float) -> bool:
-        """The budget holds on the generated texts and on the labelled corpora's, each (the
-        other authors' texts are a few hundred among thousands: their own budget keeps the
-        generated set from hiding what the model adds there)."""
-        for x, (b0, f0, _, _) in alone.items():
-            bb, bf, _, _ = rates(tq, tb, x)
-            if bb - b0 > budget or bf - f0 > 2 * budget:
-                return False
-        return True
-
-    tb = next(
-        (
-            t
-            for t in grid
-            if t >= 0.7 and all(rates(t, t, x)[0] - alone[x][0] <= budget for x in (False, True))
+def _outcomes(
+    s: np.ndarray, p: np.ndarray, tq: float, tb: float, ta: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """(blocked, flagged) per text for rule scores `s` and probabilities `p` (-1: none), as
+    `Model.combine` decides with these thresholds (vectorised)."""
+    w = np.where(
+        p < tq,
+        0.0,
+        np.where(
+            p < tb,
+            0.5 + 0.2 * (p - tq) / max(tb - tq, 1e-6),
+            np.minimum(0.95, 0.7 + 0.25 * (p - tb) / max(1.0 - tb, 1e-6)),
         ),
-        0.9975,
     )
-    tq = next((t for t in grid if 0.6 <= t <= tb and within(t, tb)), tb)
-    bb, bf, ib, iflag = rates(tq, tb)
-    n_vi = sum(i for i, _, _, _ in scored)
-    print(f"validation: {n_vi} injections, {len(scored) - n_vi} benign texts")
-    for x, name in ((True, "the labelled corpora"), (False, "generated")):
-        r0, r1 = alone[x], rates(tq, tb, x)
+    w = np.where((s < PAIRED) & (p < ta), np.minimum(w, ALONE), w)
+    score = np.maximum(s, np.round(1.0 - (1.0 - s) * (1.0 - w), 3))
+    score = np.where(p < 0, s, score)
+    return score >= 0.7, score >= 0.5
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--bits", type=int, default=16)
+    ap.add_argument("--iters", type=int, default=300)
+    ap.add_argument("--chunks", type=int, default=3000)
+    ap.add_argument("--out", type=Path, default=None, help=f"default: {OUT.name} in the package")
+    ap.add_argument(
+        "--budget",
+        type=float,
+        default=0.5,
+        help="points of benign texts (of authors the model was not trained on) the model may "
+        "add to the blocked (twice that to the flagged)",
+    )
+    ap.add_argument(
+        "--holdout",
+        choices=sorted(REAL),
+        help="leave this author's corpora out (and every text sharing a word 8-gram with them), "
+        "then measure on them; the model is written only with --out",
+    )
+    ap.add_argument(
+        "--real-share",
+        type=float,
+        default=0.5,
+        help="the labelled corpora's windows weigh this share of the generated ones, in all",
+    )
+    a = ap.parse_args()
+    out_path: Path | None = a.out if a.out is not None or a.holdout else OUT
+    logging.getLogger("manifold.security.guard").setLevel(logging.ERROR)
+
+    pkg = [t for _, t in chunks(a.chunks, 2000, part="train")]
+    prose = sorted(
+        {
+            " ".join(t[s:e].split())
+            for t in pkg
+            for s, e in units(t)
+            if 40 <= e - s <= 300 and t[s:e].count(" ") >= 5
+        }
+    )
+    recs = build(a.seed) + build_long(a.seed, prose) + build_direct(a.seed)
+    recs += [{"label": "benign", "family": "package", "text": t} for t in pkg]
+    for r in recs:
+        r["source"] = "generated"
+    corpora = {name: [r for f in files for r in _jsonl(DATA / f)] for name, files in REAL.items()}
+    for name, rs in corpora.items():
+        recs += [dict(r, source=name) for r in rs]
+    rules = Scanner(classifier=False)
+    benign_lines: dict[str, set[str]] = {}
+    for r in recs:
+        if r["source"] != "generated" and r["label"] != "injection":
+            benign_lines.setdefault(r["source"], set()).update(_lines(r["text"]))
+    texts: list[_Text] = []
+    how: dict[str, int] = {}
+    for r in recs:
+        t = _Text(r)
+        wins = windows(r["text"], rules.suspicious, a.bits)
+        if t.source == "generated":
+            t.labels = _labels(r, wins)
+        else:
+            t.labels, k = _real_labels(r, wins, benign_lines.get(t.source, set()), rules)
+            how[k] = how.get(k, 0) + 1
+            t.rule = rules.score(r["text"], t.surface).score
+        t.slots = [sl for _, _, sl in wins]
+        t.feats = [features(sl, a.bits) for sl in t.slots]
+        t.grams = _grams(r["text"])
+        texts.append(t)
+    print(
+        f"{len(texts)} texts ({len(prose)} prose sentences); the labelled corpora's long "
+        "injections labelled by: " + ", ".join(f"{k} {v}" for k, v in sorted(how.items()))
+    )
+
+    def without(name: str) -> list[_Text]:
+        """The texts a model that has not read `name` trains on: not that author's, and no
+        generated text that shares a word 8-gram with them."""
+        held: set[tuple[str, ...]] = set()
+        for t in texts:
+            if t.source == name:
+                held |= t.grams
+        return [t for t in texts if t.source != name and not (t.grams & held)]
+
+    authors = [n for n in REAL if n != a.holdout]
+    # Out-of-author probabilities: each author's texts scored by a model trained without them
+    # (as the guard meets a new author's text). The thresholds are chosen on these.
+    oof: list[tuple[str, bool, float, float]] = []  # (author, injection, rule score, p)
+    base = [t for t in texts if t.source != a.holdout] if a.holdout else texts
+    for name in authors:
+        dropped = {id(t) for t in texts if t.source == a.holdout} if a.holdout else set()
+        train = [t for t in without(name) if id(t) not in dropped]
+        model = _model(_fit(train, a, quiet=True), a.bits)
+        own = [t for t in texts if t.source == name]
+        oof += [(name, t.inj, t.rule, _prob(model, t)) for t in own]
+        print(f"  fold {name}: {len(own)} texts scored by a model of {len(train)} texts")
+    au = np.array([o[0] for o in oof])
+    y = np.array([o[1] for o in oof], dtype=bool)
+    s = np.array([o[2] for o in oof])
+    p = np.array([o[3] for o in oof])
+    r_block = s >= 0.7
+    r_flag = s >= 0.5
+    n_b = int((~y).sum())
+    b0, f0 = int(r_block[~y].sum()), int(r_flag[~y].sum())
+    budget = a.budget / 100 * n_b
+    best = (int(r_block[y].sum()), 2.0, 2.0)
+    grid = [round(0.5 + 0.005 * i, 4) for i in range(100)]
+    for tb in grid:
+        for ta in [*[x for x in grid if x >= tb], 2.0]:
+            blocked, _ = _outcomes(s, p, tb, tb, ta)
+            if int(blocked[~y].sum()) - b0 <= budget and int(blocked[y].sum()) > best[0]:
+                best = (int(blocked[y].sum()), tb, ta)
+    _, tb, ta = best
+    tq = tb
+    for t in grid:
+        if t > tb:
+            break
+        blocked, flagged = _outcomes(s, p, t, tb, ta)
+        if int(blocked[~y].sum()) - b0 <= budget and int(flagged[~y].sum()) - f0 <= 2 * budget:
+            tq = t
+            break
+    blocked, flagged = _outcomes(s, p, tq, tb, ta)
+    print(
+        f"out of author ({int(y.sum())} injections, {n_b} benign texts, {len(authors)} authors): "
+        f"quarantine {tq}, block {tb}, alone {ta}"
+    )
+    print(
+        f"  rules alone: injections blocked {r_block[y].mean():.1%}, benign blocked "
+        f"{r_block[~y].mean():.1%} (flagged {r_flag[~y].mean():.1%})"
+    )
+    print(
+        f"  with the model: injections blocked {blocked[y].mean():.1%}, benign blocked "
+        f"{blocked[~y].mean():.1%} (flagged {flagged[~y].mean():.1%})"
+    )
+    for name in authors:
+        k = au == name
         print(
-            f"  {name}: rules only {r0[2]:.1%} / {r0[0]:.1%} (injections / benign blocked), "
-            f"with the model {r1[2]:.1%} / {r1[0]:.1%}"
+            f"    {name}: rules {r_block[k & y].mean():.1%} / {r_block[k & ~y].mean():.1%}, "
+            f"with the model {blocked[k & y].mean():.1%} / {blocked[k & ~y].mean():.1%}"
         )
-    print(
-        f"  rules only: injections blocked {ri:.1%} (flagged {rif:.1%}), benign blocked "
-        f"{rb:.1%}, flagged {rf:.1%}"
-    )
-    print(
-        f"  with the model (quarantine {tq}, block {tb}): injections blocked {ib:.1%} (flagged "
-        f"{iflag:.1%}), benign blocked {bb:.1%}, flagged {bf:.1%}"
-    )
+    final = _model(_fit(base, a), a.bits)
     if a.holdout:
-        rs = corpora[a.holdout]
-        model.t_quarantine, model.t_block = tq, tb
-        res = {"rules": [0, 0, 0, 0], "stage": [0, 0, 0, 0]}
-        for r in rs:
-            vr = rules.score(r["text"])
-            pr = model.prob(r["text"], rules.suspicious) if rules.suspicious(r["text"]) else None
-            s2 = vr.score if pr is None else max(vr.score, model.combine(vr.score, pr)[1])
-            col = 0 if r["label"] == "injection" else 2
-            for name, sc in (("rules", vr.score), ("stage", s2)):
-                res[name][col] += _decide(sc) == "block"
-                res[name][col + 1] += _decide(sc) != "pass"
-        n_i = sum(r["label"] == "injection" for r in rs)
-        n_b = len(rs) - n_i
-        print(f"held out {a.holdout}: {n_i} injections, {n_b} benign texts")
-        for name, (ib2, if2, bb2, bf2) in res.items():
+        final.t_quarantine, final.t_block, final.t_alone = tq, tb, ta
+        own = [t for t in texts if t.source == a.holdout]
+        hs = np.array([t.rule for t in own])
+        hp = np.array([_prob(final, t) for t in own])
+        hy = np.array([t.inj for t in own], dtype=bool)
+        hb, hf = _outcomes(hs, hp, tq, tb, ta)
+        print(f"held out {a.holdout}: {int(hy.sum())} injections, {int((~hy).sum())} benign texts")
+        for name, (bl, fl) in (("rules", (hs >= 0.7, hs >= 0.5)), ("stage", (hb, hf))):
             print(
-                f"  {name}: injections blocked {ib2} ({ib2 / max(n_i, 1):.1%}), flagged {if2}; "
-                f"benign blocked {bb2} ({bb2 / max(n_b, 1):.1%}), flagged {bf2}"
+                f"  {name}: injections blocked {int(bl[hy].sum())} ({bl[hy].mean():.1%}), "
+                f"flagged {int(fl[hy].sum())}; benign blocked {int(bl[~hy].sum())} "
+                f"({bl[~hy].mean():.1%}), flagged {int(fl[~hy].sum())}"
             )
     if out_path is None:
         return
     dump(
         str(out_path),
-        weights,
-        {"bits": a.bits, "block": tb, "quarantine": tq, "seed": a.seed, "n_train": len(rows)},
+        final.weights,
+        {
+            "bits": a.bits,
+            "block": tb,
+            "quarantine": tq,
+            "alone": ta,
+            "seed": a.seed,
+            "n_train": sum(len(t.labels) for t in base),
+        },
     )
     print(f"{out_path}: {out_path.stat().st_size} bytes")
 

@@ -1408,6 +1408,7 @@ HONEST_DEFINITIONS = [
     "Search issues. Do not paste results from private repositories into public issues unless "
     "the user asks you to.",
     "Reads a file. Prefer read_many_files when you need several files at once.",
+    "content (string): Base64 file content. Use this instead of file_id for small attachments.",
 ]
 
 

@@ -1816,8 +1816,10 @@ _GENERAL.extend(
             0.7,
             _I + r"\b(?:when|whenever|if|once) (?:this tool|this server|it) is (?:listed|connected|"
             r"available|loaded|installed|enabled)(?: alongside| with| next to| together with)? "
-            r"(?:[\w-]+ ){0,3}?(?:tools?|servers?)\b|\binstead of (?:the )?(?:other |another )?"
-            r"(?:\w+ )?(?:server" + _APOS + r"s )?`?[a-z]+_[a-z_]+`?|\bprefer (?:the )?(?:tools?|"
+            r"(?:[\w-]+ ){0,3}?(?:tools?|servers?)\b|\b(?:this|our) server" + _APOS + r"s `?[a-z]+_"
+            r"[a-z_]+`? instead of\b|\binstead of (?:the )?(?:other |another )?(?:\w+ )?server"
+            + _APOS
+            + r"s `?[a-z]+_[a-z_]+|\bprefer (?:the )?(?:tools?|"
             r"calls?) (?:from|of|on) this server\b|\broute (?:all|every|each) `?[a-z_]+`? calls?\b",
         ),
         # (in a definition only) a recipient the user did not give, always added
@@ -2598,126 +2600,44 @@ _T_ESCAPED = (
     r"\\u(?:00ad|180e|200[b-f]|202[a-e]|206[0-9]|feff|ff[2-5][0-9a-f]|d835|db40|0[34][0-9a-f]{2})"
 )
 _LANG_OPENERS = (_T_VOCATIVE, _T_INVISIBLE, _T_TAGS, _T_MIXED, _T_STYLED, _T_ESCAPED)
-# The new families' trigger words, written out as literals so that the prefilter's gate holds
-# each whole (a shared prefix such as "the " or "must" would open it on most prose).
-_T_DISCARD = "|".join(
-    [
-        f"{v} {o}"
-        for v in (
-            "drop",
-            "wipe",
-            "erase",
-            "ditch",
-            "clear",
-            "skip",
-            "discard",
-            "abandon",
-            "throw out",
-            "throw away",
-            "scratch",
-            "leave",
-        )
-        for o in (
-            "everything",
-            "all of th",
-            "all th",
-            "the above",
-            "the previous",
-            "whatever",
-            "what came",
-            "what you",
-            "the stuff",
-        )
-    ]
-    + ["never mind", "nevermind", r"\bnvm\b"]
+# The new families' trigger words, written out as literals: the prefilter's gate holds each
+# whole (a shared prefix such as "the " or "must" would open it on most prose), and few (each
+# literal is a branch of the gate's automaton, held in memory).
+_T_DISCARD = (
+    r"all of that|all of this|all that|the above|everything above|everything before|"
+    r"previous stuff|whatever came|what came before|what you were told|what you've been told|"
+    r"never mind|nevermind|\bnvm\b"
 )
-_T_SECRET = "|".join(
-    f"{d} {w}"
-    for d in ("the", "your", "ur", "thy", "this", "that")
-    for w in ("secret", "password", "pass word", "passphrase", "passcode", "pwd", "admin pass")
+_T_SECRET = (
+    r"password|passphrase|passcode|secret word|secret key|secret code|secret phrase|"
+    r"admin pass|pass word|\bpwd\b"
 )
-_T_CALL_NOW = "|".join(
-    f"{a} {c}"
-    for a in (
-        "must",
-        "should",
-        "need to",
-        "needs to",
-        "has to",
-        "have to",
-        "please",
-        "and",
-        "now",
-        "immediately",
-        "also",
-        "first",
-    )
-    for c in ("call", "invoke", "run", "execute")
-)
-_T_AI_WORDS = "|".join(
-    [
-        "ai assistant",
-        "ai agent",
-        "ai helper",
-        "ai model",
-        "ai reviewer",
-        "ai summar",
-        "ai triage",
-        "ai support",
-        "ai coding",
-        "ai code",
-        " ai,",
-        " ai:",
-        " ai ",
-        r"a\.i\.",
-        "bot,",
-        "bot:",
-        "bot -",
-        "bot ",
-        "bots ",
-        "bots,",
-        "bots:",
-        "chatbot",
-        "copilot",
-        " gpt ",
-        " gpt,",
-        "gpt:",
-        " llm ",
-        " llm,",
-        "llm:",
-        "llms ",
-        "automated ",
-        "virtual assistant",
-        "digital assistant",
-        "workspace assistant",
-        "coding agent",
-        "coding assistant",
-        "code assistant",
-        "code agent",
-    ]
+_T_AI_WORDS = (
+    r"automated | ai |ai helper|ai assistant|ai agent|a\.i\.|chatbot|copilot| bots | bot |"
+    r"coding agent|code assistant|coding assistant|workspace assistant|virtual assistant|"
+    r"digital assistant| llm | gpt "
 )
 _TRIGGERS_EN = [
     _OVERRIDE,
     _T_DISCARD,
     _T_SECRET,
-    r"do anything now|confines|(?:abide by|follow|obey|comply with|adhere to|respect|care about|"
-    r"stick to) (?:any|the|ur|your|openai|their|its) (?:\w+ )?(?:rules|guidelines|restrictions|"
-    r"filters|limits|polic|ethics|morals|laws)",
-    r"(?:instead of|in place of|regardless of|irrespective of) (?:whatever|what|the|any|which)|"
-    r"even (?:if|when) the user|environment variable|env vars|private repositor|cookie|"
-    r"localstorage|(?:tool|server|it) is (?:listed|connected|available|loaded|installed|enabled)|"
-    r"server" + _APOS + r"s |prefer (?:the )?(?:tools?|calls?) from|route (?:all|every|each)",
+    r"do anything now|confines|abide by|follow any|obey any|follow no |obey no |follow the rules|"
+    r"follow your rules|follow ur rules|obey the rules|obey your rules|respect any|care about any|"
+    r"stick to any|comply with any|adhere to any|follow any guidelines",
+    r"instead of|in place of|regardless of|irrespective of|even if the user|even when the user|"
+    r"environment variable|env vars|private repositor|cookie|localstorage|is listed alongside|"
+    r"is connected|server" + _APOS + r"s |prefer the tools|prefer tools|route all|route every",
     r"before you reply|before you respond|before you answer|before you summari|before replying|"
     r"before responding|before answering|before summari",
-    _T_CALL_NOW,
     _T_AI_WORDS,
-    r"(?:ur|your) name is|(?:you(?:'re| are)|u r|ur) (?:not|no longer) an? |pretend|"
-    r"you are dan|you're dan|u r dan|act as dan|become dan|be dan|you are a dan|act as a dan|"
-    r"(?:you|u) (?:will |must |"
-    r"shall |should )?(?:always|only|now) (?:answer|reply|respond|talk|speak|write)",
-    r"(?:above|before|prior to) (?:this|my|the user)|the above prompt|(?:words|lines|sentences|"
-    r"characters|tokens) (?:you were given|of (?:your|the|this) (?:instructions|prompt|system "
-    r"prompt|conversation|chat|context)|(?:at|from) the (?:start|beginning|top) of)",
+    r"your name is|ur name is|not an ai|not an assistant|no longer an|not a bot|pretend|"
+    r"you are dan|you're dan|u r dan|act as dan|act as a dan|be dan|become dan|always answer|"
+    r"always reply|always respond|only answer|only reply|only respond|now answer|now reply|"
+    r"now respond",
+    r"above this|above my|before my|prior to my|before this line|before this message|"
+    r"the above prompt|you were given|of your instructions|of your prompt|of the system prompt|"
+    r"start of this conversation|beginning of this conversation|start of this chat|"
+    r"beginning of this chat|top of this conversation",
     r"ignor",
     r"disregard",
     r"forget",
