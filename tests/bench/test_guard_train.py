@@ -81,3 +81,26 @@ def test_a_long_injection_is_labelled_where_it_differs_from_its_benign_version()
         [1] * len(short),
         "short",
     )
+
+
+def test_the_threshold_search_decides_as_the_model_does() -> None:
+    """`_outcomes` (the vectorised decision the thresholds are chosen with) blocks and flags
+    exactly the texts `Model.combine` would, the `alone` line included."""
+    import numpy as np
+
+    from bench.guard_train import _model, _outcomes
+
+    rng = np.random.default_rng(7)
+    s = np.round(rng.choice([0.0, 0.2, 0.3, 0.45, 0.55, 0.75], size=400), 3)
+    p = np.round(rng.uniform(-0.2, 1.0, size=400), 3)
+    p[p < 0] = -1.0
+    m = _model(np.zeros(1 << 4), 4)
+    for tq, tb, ta in ((0.8, 0.9, 2.0), (0.7, 0.85, 0.95), (0.9, 0.9, 0.9)):
+        m.t_quarantine, m.t_block, m.t_alone = tq, tb, ta
+        blocked, flagged = _outcomes(s, p, tq, tb, ta)
+        for si, pi, b, f in zip(s, p, blocked, flagged, strict=True):
+            score = si if pi < 0 else max(si, m.combine(float(si), float(pi))[1])
+            assert (score >= 0.7) == bool(b), (si, pi, tq, tb, ta)
+            assert (score >= 0.5) == bool(f), (si, pi, tq, tb, ta)
+        if ta < 2.0:  # from the alone line, a text with no rule signal is refused
+            assert bool(_outcomes(np.array([0.0]), np.array([ta]), tq, tb, ta)[0][0])
