@@ -249,6 +249,7 @@ def _model(w: np.ndarray, bits: int) -> Model:
     model = Model.__new__(Model)
     model.bits = bits
     model.weights = array("f", w.astype(np.float32).tobytes())
+    model.scale = 1.0
     model.bias = zlib.crc32(b"bias") & ((1 << bits) - 1)
     model.t_quarantine = model.t_block = model.t_alone = 2.0
     return model
@@ -389,12 +390,12 @@ def main() -> None:
                 best = (int(blocked[y].sum()), tb, ta)
     _, tb, ta = best
     tq = tb
-    for t in grid:
-        if t > tb:
+    for line in grid:
+        if line > tb:
             break
-        blocked, flagged = _outcomes(s, p, t, tb, ta)
+        blocked, flagged = _outcomes(s, p, line, tb, ta)
         if int(blocked[~y].sum()) - b0 <= budget and int(flagged[~y].sum()) - f0 <= 2 * budget:
-            tq = t
+            tq = line
             break
     blocked, flagged = _outcomes(s, p, tq, tb, ta)
     print(

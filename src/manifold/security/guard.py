@@ -104,7 +104,6 @@ import binascii
 import codecs
 import fnmatch
 import functools
-import html
 import json
 import logging
 import re
@@ -2105,7 +2104,14 @@ _REPORTING = re2.compile(
     r"flagged|blocked)|(?:a|the|this) (?:page|mail|e-?mail|document|ticket|review|message|"
     r"comment) (?:said|says|contained|contains|read|asked)|the (?:string|payload|phrase|line) "
     r"['\"]|threat model|phishing (?:simulation|test)s?|(?:awareness|training) "
-    r"(?:module|quiz|video|course))"
+    r"(?:module|quiz|video|course)|"
+    # the other languages' reporting cues written in ASCII (the rest: `_reporting_ml`)
+    r"prompt-injection|injection de prompt|injection d'instructions|promptinjectie|"
+    r"iniezione di prompt|iniezione dei prompt|wstrzykiwanie prompt|"
+    r"promptinjektion|prompt-injektio|istem enjeksiyonu|prompt enjeksiyonu|injeksi prompt|"
+    r"atacante|attaquant|angreifer|attaccante|napastnik|aanvaller|angriper|angripare|penyerang|"
+    r"atacatorul|por ejemplo|par exemple|zum beispiel|z\. b\.|ad esempio|per esempio|"
+    r"por exemplo|bijvoorbeeld|till exempel|for eksempel|esimerkiksi|misalnya|de exemplu)"
 )
 # Addresses and URLs are not prose: "attacker@box" or ".../payloads/x" frame nothing.
 _NOT_PROSE = re2.compile(r"[^\s<>()\[\]\"']+@[^\s<>()\[\]\"']+|(?:https?|s?ftp)://\S+")
@@ -2123,7 +2129,8 @@ def _about_injections(fold: str) -> bool:
     if "@" in fold or "://" in fold:
         fold = _NOT_PROSE.sub(" ", fold)
     cues = {m.group(0) for m in islice(_REPORTING.finditer(fold), 64)}
-    cues.update(m.group(0) for m in islice(_reporting_ml().finditer(fold), 64))
+    if not fold.isascii():
+        cues.update(m.group(0) for m in islice(_reporting_ml().finditer(fold), 64))
     return len(cues) >= _ABOUT_CUES
 
 
@@ -2131,7 +2138,9 @@ def _reports(s: str) -> bool:
     """Whether `s` reads as a report about injections (a reporting frame)."""
     if "@" in s or "://" in s:
         s = _NOT_PROSE.sub(" ", s)
-    return _REPORTING.search(s) is not None or _reporting_ml().search(s) is not None
+    if _REPORTING.search(s) is not None:
+        return True
+    return not s.isascii() and _reporting_ml().search(s) is not None
 
 
 # What a sentence mentions rather than says: a quotation inside prose ("an email containing
@@ -2519,11 +2528,13 @@ _REPORT_WORDS_ML: Final = (
 
 @functools.cache
 def _reporting_ml() -> Any:
-    """The other languages' reporting cues, compiled at first use (a text with a signal)."""
+    """The other languages' reporting cues, compiled at first use (a text with a signal and a
+    letter outside ASCII; their ASCII cues are in `_REPORTING`)."""
     return re2.compile(
         "|".join(
             re2.escape(unicodedata.normalize("NFKC", w).casefold().translate(_CONFUSABLE))
             for w in _REPORT_WORDS_ML
+            if not w.isascii()
         )
     )
 
@@ -3043,24 +3054,36 @@ class _MlSets:
     scored. A gateway whose results never fire the prefilter holds neither program, one that
     sees only English and Latin-script text not the first (together about 2 MiB)."""
 
-    def __init__(self, patterns: list[str], other: set[int]) -> None:
-        latin = [i for i in range(len(patterns)) if i not in other]
-        self._groups = [
-            (latin, [patterns[i] for i in latin], None),
-            (sorted(other), [patterns[i] for i in sorted(other)], _OTHER_SCRIPT),
-        ]
+    def __init__(self, n: int, other: set[int]) -> None:
+        # The patterns' text is not held (about 0.3 MiB): a group is compiled from the phrase
+        # file, read again, the first time a text needs it (`_ml_patterns`).
+        latin = [i for i in range(n) if i not in other]
+        self._groups: list[tuple[list[int], Any]] = [(latin, None), (sorted(other), _OTHER_SCRIPT)]
         self._sets: list[_SetGroup | None] = [None, None]
 
     def Match(self, text: str) -> list[int]:  # as RE2's set method
         out: list[int] = []
-        for k, (ids, patterns, needs) in enumerate(self._groups):
+        for k, (ids, needs) in enumerate(self._groups):
             if not ids or (needs is not None and needs.search(text) is None):
                 continue
             sets = self._sets[k]
             if sets is None:
-                sets = self._sets[k] = _SetGroup(patterns, _SET_MEM, _ML_GROUP)
+                patterns = _ml_patterns()
+                sets = self._sets[k] = _SetGroup([patterns[i] for i in ids], _SET_MEM, _ML_GROUP)
             out.extend(ids[i] for i in sets.Match(text))
         return out
+
+
+def _ml_patterns() -> list[str]:
+    """The multilingual patterns in the order `Scanner` numbers them (the phrase file's
+    languages, then their families, as written; not the trigger words)."""
+    return [
+        p
+        for fams in _load_phrases().values()
+        for fam, pats in fams.items()
+        if fam != "trigger"
+        for p in pats
+    ]
 
 
 @dataclass(slots=True)
@@ -3128,7 +3151,7 @@ class Scanner:
                     fam if fam in _ML_ROLE or fam == "nosend" else None for _ in pats
                 )
                 ml.extend(pats)
-        self._ml_set = _MlSets(ml, other)
+        self._ml_set = _MlSets(len(ml), other)
         self.run_id = triggers.index(_B64_RUN_TRIGGER)
         self.triggers = tuple(triggers)
         # The common phrasings' triggers (`_TRIGGERS_COMMON`) are asked only when none of the
@@ -3584,12 +3607,23 @@ _ZALGO = re2.compile(
 _ENTITIES = re2.compile(r"(?:&#(?:[0-9]{2,7}|x[0-9a-f]{2,6});\s?){6,}")
 
 
+_ENTITY = re.compile(r"&#(x[0-9a-f]{2,6}|[0-9]{2,7});\s?")
+
+
+def _entity(m: re.Match[str]) -> str:
+    """One numeric character reference as its character (`html.unescape` would import the
+    named entities' tables, 1.7 MiB held for good, for what only numbers spell here)."""
+    code = m.group(1)
+    n = int(code[1:], 16) if code[0] == "x" else int(code)
+    return chr(n) if 32 <= n < 0x110000 and not 0xD800 <= n < 0xE000 else " "
+
+
 def _decoded_more(fold: str) -> Iterator[str]:
     if len(list(islice(_ZALGO.finditer(fold), 5))) >= 5:
         yield "".join(c for c in unicodedata.normalize("NFD", fold) if not unicodedata.combining(c))
     if "&#" in fold:
         for m in islice(_ENTITIES.finditer(fold), _MAX_MORE):
-            s = html.unescape(m.group(0))
+            s = _ENTITY.sub(_entity, m.group(0))
             if _printable(s):
                 yield s
     if "%" in fold:

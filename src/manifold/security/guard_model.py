@@ -1,9 +1,10 @@
 """The guard's learned stage: a small linear model over hashed features (standard library only).
 
 A logistic regression trained by `bench/guard_train.py` (fixed seed) and shipped as
-`data/guard_model.bin`: a header (magic, JSON settings) and the weights, float32 in an
-`array("f")`. It reads **windows**, not whole texts: a text is cut into units (its sentences,
-a short one joined to the next, a long one cut at `_UNIT_MAX` characters), and around each unit
+`data/guard_model.bin`: a header (magic, JSON settings) and the weights as 16-bit integers
+with one scale (`dump`), read into an `array("h")`. It reads **windows**, not whole texts: a
+text is cut into units (its sentences, a short one joined to the next, a long one cut at
+`_UNIT_MAX` characters), and around each unit
 the prefilter fires on, the model reads that unit with the one before and with the one after
 (at most `_MAX_WINDOWS` windows a text, each at most `_WINDOW_MAX` characters; a window of
 fewer than 2 words or 15 distinct characters, such as a run of one character, is not read).
@@ -40,7 +41,7 @@ from typing import Final
 
 from manifold.security.guard import _CONFUSABLE, _STRIP, Verdict
 
-MAGIC: Final = b"MGM2"
+MAGIC: Final = b"MGM3"
 # The model alone marks (quarantine) but does not refuse: its false positives on ordinary
 # text (a meeting mail in French, news about an attack, an honest `IMPORTANT:` note in a
 # description) had no rule signal at all; the injections it rescues mostly have one.
@@ -218,13 +219,18 @@ def features(slots: Slots, bits: int) -> dict[int, float]:
 
 
 def dump(path: str, weights: array, settings: dict[str, float | int]) -> None:  # type: ignore[type-arg]
-    head = json.dumps(settings, sort_keys=True).encode()
+    """Writes the model: a header (magic, JSON settings with the weights' `scale`) and the
+    weights as 16-bit integers (each `round(w / scale)`, `scale` the largest magnitude over
+    32,767): half the bytes of float32, read back into an `array("h")`."""
+    top = max((abs(float(x)) for x in weights), default=0.0)
+    scale = top / 32767.0 if top > 0.0 else 1.0
+    q = array("h", (max(-32767, min(32767, round(float(x) / scale))) for x in weights))
+    if _BIG:  # pragma: no cover - the file is little-endian
+        q.byteswap()
+    head = json.dumps({**settings, "scale": scale}, sort_keys=True).encode()
     with open(path, "wb") as f:
         f.write(MAGIC + struct.pack("<I", len(head)) + head)
-        w = array("f", weights)
-        if w.itemsize != 4:  # pragma: no cover - every CPython platform has 4-byte floats
-            raise ValueError("float32 weights expected")
-        f.write(w.tobytes())
+        f.write(q.tobytes())
 
 
 class Model:
@@ -240,11 +246,15 @@ class Model:
         self.t_quarantine = float(self.settings["quarantine"])
         # From this probability the model refuses a text alone (no rule signal); absent, never.
         self.t_alone = float(self.settings.get("alone", 2.0))
-        w = array("f")
+        # The weights as 16-bit integers times `scale` (128 KiB held for 65,536 of them).
+        self.scale = float(self.settings["scale"])
+        w = array("h")
         w.frombytes(blob[8 + n :])
+        if _BIG:  # pragma: no cover - the file is little-endian
+            w.byteswap()
         if len(w) != 1 << self.bits:
             raise ValueError(f"guard model: {len(w)} weights, {1 << self.bits} expected")
-        self.weights = w
+        self.weights: array[int] | array[float] = w
         self.bias = zlib.crc32(b"bias") & ((1 << self.bits) - 1)
 
     @classmethod
@@ -265,10 +275,11 @@ class Model:
     def window_prob(self, slots: Slots) -> float:
         """The probability of one window (the sum of `features`, without building it)."""
         at = self.weights.__getitem__
-        z = at(self.bias)
+        z = float(at(self.bias))
         for group, scale in zip(slots, _SCALES, strict=True):
             if group:
                 z += scale / math.sqrt(len(group)) * sum(map(at, group))
+        z *= self.scale
         return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
 
     def weight(self, p: float) -> float:
