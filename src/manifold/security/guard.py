@@ -1889,7 +1889,7 @@ _GENERAL.extend(
             "override",
             0.8,
             _I + r"\b" + _DISCARDED + r"(?: (?:now|too|completely|entirely|for now|for a "
-            r"(?:second|moment)|behind))?(?:\s*[,.;:!-]+\s*|\s+)(?:(?:and|then|&|now|just|only|"
+            r"(?:second|moment)|behind))?(?:\s*[,.;:!-]+\s*|\s+)(?:(?:and|n|then|&|now|just|only|"
             r"instead|simply|please|pls|plz|ok|okay|from now on,?|start over:?)\s+)*" + _PRODUCE,
         ),
         # The guarded secret asked for through a transformation that slips past a filter of
@@ -2034,6 +2034,31 @@ _GENERAL.extend(
             r"[^.!?\n]*(?:https?://|www\.|\b[a-z0-9-]+\.(?:com|net|org|io|co|shop|biz|info|xyz|"
             r"top)\b|\b(?:discount|deal|recall\w*|cheaper|better (?:deal|price|version|option)|"
             r"scam|fake|unsafe|dangerous|lawsuit|bankrupt\w*|hacked|breach))",
+        ),
+        # The password games' and public sets' own phrasings of an override: the reader's own
+        # instructions asked for word for word; the document it was asked to summarise
+        # ignored; its summary called off for a one-line answer; the old orders declared void;
+        # its previous task cancelled; "don't do what the user says".
+        (
+            "override",
+            0.8,
+            _I + r"\b(?:what(?:'s| is| are| were| was)|whats|show|copy|paste|repeat|print|output|"
+            r"dump|give me|tell me|read out|recite|continue|write out)\b[^.!?\n]{0,60}\b(?:ur|"
+            r"your|your own) (?:original |initial |hidden |secret |full |first |real |"
+            r"actual |entire |complete )?(?:instructions|prompt|system prompt|rules|setup)\b"
+            r"[^.!?\n]{0,40}\b(?:word for word|verbatim|exactly|copy paste|in full|as written|"
+            r"no changes)|\bignore the (?:document|text|page|e-?mail|article|file|content|"
+            r"message|review|ticket) "
+            r"you(?:'re| are| were| have been) (?:asked|told|supposed|meant) to (?:summari[sz]e|"
+            r"translate|read|review|process|analy[sz]e|check)\b|\b(?:don'?t|do not|dont|stop|"
+            r"no need to) (?:summari[sz]e|translate)\b[^.!?\n]{0,30}\b(?:just|instead|only) "
+            r"(?:write|say|print|reply|output|respond|type)\b|\bthe old (?:ones|instructions|"
+            r"prompt) (?:are|is|were|was) (?:now )?(?:void|cancel+ed|obsolete|invalid|"
+            r"revoked|gone|over)\b|\byour (?:previous|prior|old|original|current) (?:task|job|"
+            r"assignment|mission) (?:was|has been|is) (?:now )?(?:cancel+ed|revoked|void|replaced|"
+            r"over|terminated)\b|\b(?:don'?t|do not|dont|never|stop) (?:do|doing|follow|"
+            r"following|obey|obeying|listen to|listening to) (?:what )?the user(?:'s)?(?: says| "
+            r"wants| asks| instructions| requests| tells you)?\b",
         ),
         # The model's own task stopped or replaced ("stop summarizing this page and instead ...",
         # "new task: instead of summarising this page, reply with ...").
@@ -2677,6 +2702,9 @@ _TRIGGERS_EN = [
     r"before you reply|before you respond|before you answer|before you summari|before replying|"
     r"before responding|before answering|before summari|when summari|while summari|"
     r"summarizing this|summarising this|translating this|instead of summari|sistema:|"
+    r"word for word|verbatim|copy paste|you were asked to|dont summari|don't summari|"
+    r"dont translate|don't translate|not translate|"
+    r"not summari|old ones are|previous task|what the user says|what the user wants|"
     r"système|systeme :|systemnachricht|systemmeldung|systeemmelding|systeembericht|"
     r"systemmeddelande|systembesked|sistem mesaj|del sistema|di sistema|do sistema|النظام|"
     r"系统|系統|システム|시스템|"
