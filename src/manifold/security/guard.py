@@ -1878,7 +1878,8 @@ _DISCARDED = (
 )
 _PRODUCE = (
     r"(?:say|print|output|write|respond|reply|answer|tell|give|gimme|reveal|repeat|show|list|"
-    r"return|type|spell|translate|act|pretend|focus|concentrate|(?:you|u) (?:are|will|must|now|"
+    r"return|type|spell|translate|act|pretend|focus|concentrate|start (?:over|again|afresh|"
+    r"from)|(?:you|u) (?:are|will|must|now|"
     r"only|always|should|'re|r|reply|respond|answer|talk|speak|write|say|act|can)|ur (?:new|only|"
     r"next)|new (?:task|job|goal|rule)|your "
     r"(?:new|only|next|real) (?:task|job|goal)|what(?:'s| is| are| was))\b"
@@ -2059,6 +2060,23 @@ _GENERAL.extend(
             r"over|terminated)\b|\b(?:don'?t|do not|dont|never|stop) (?:do|doing|follow|"
             r"following|obey|obeying|listen to|listening to) (?:what )?the user(?:'s)?(?: says| "
             r"wants| asks| instructions| requests| tells you)?\b",
+        ),
+        # Praise, then the next instructions announced ("Excellent performance! Now further tasks
+        # are followed", "Sehr gut. Nun folgen neue Anweisungen"), the public sets' opener; a
+        # text to translate or decode, then "do what it says".
+        (
+            "override",
+            0.8,
+            _I + r"\b(?:well done|good job|great job|excellent(?: performance| work| job)?|perfect|"
+            r"very good|nice work|sehr gut|gut gemacht|super|bravo|muy bien|tr[eè]s bien|"
+            r"bien jou[eé]|ottimo|[oó]timo)\b[^\n]{0,30}?[.!,]\s*(?:now|nun|jetzt|ahora|maintenant|"
+            r"ora|agora)\b[^.!?\n]{0,40}\b(?:new|further|next|another|additional|neuen?|neue|"
+            r"weitere|nuevas?|nouvelles?|nuov[ae]|novas?)\b[^.!?\n]{0,20}\b(?:instructions?|tasks?|"
+            r"orders?|rules|anweisungen|aufgaben?|befehle|instrucciones|tareas?|consignes|t[aâ]ches?|"
+            r"istruzioni|compiti|instru[cç][oõ]es|tarefas?)\b|\b(?:translate|decode|decipher|"
+            r"interpret|reverse|unscramble)\b[^.!?\n]{0,80}\b(?:and|then)\s+(?:then\s+|also\s+)?"
+            r"(?:do|follow|execute|obey|carry out)\s+(?:exactly\s+)?(?:what|whatever)\s+(?:it|the "
+            r"(?:text|message|sentence|translation|note|e-?mail|result)|they)\s+says?\b",
         ),
         # The model's own task stopped or replaced ("stop summarizing this page and instead ...",
         # "new task: instead of summarising this page, reply with ...").
@@ -2677,6 +2695,8 @@ _LANG_OPENERS = (_T_VOCATIVE, _T_INVISIBLE, _T_TAGS, _T_MIXED, _T_STYLED, _T_ESC
 # literal is a branch of the gate's automaton, held in memory).
 _T_DISCARD = (
     r"all of that|all of this|all that|the above|everything above|everything before|"
+    r"previous information|previous tasks|previous context|leave all|leave everything|"
+    r"tasks are followed|new instructions|neue anweisungen|neue aufgabe|what it says|"
     r"previous stuff|whatever came|what came before|what you were told|what you've been told|"
     r"never mind|nevermind|\bnvm\b"
 )
