@@ -364,10 +364,12 @@ def main() -> None:
     # Out-of-author probabilities: each author's texts scored by a model trained without them
     # (as the guard meets a new author's text). The thresholds are chosen on these.
     oof: list[tuple[str, bool, float, float]] = []  # (author, injection, rule score, p)
-    base = [t for t in texts if t.source != a.holdout] if a.holdout else texts
+    # With --holdout, that author is out of everything: its texts and every generated text
+    # sharing a word 8-gram with them.
+    base = without(a.holdout) if a.holdout else texts
+    kept = {id(t) for t in base}
     for name in authors:
-        dropped = {id(t) for t in texts if t.source == a.holdout} if a.holdout else set()
-        train = [t for t in without(name) if id(t) not in dropped]
+        train = [t for t in without(name) if id(t) in kept]
         model = _model(_fit(train, a, quiet=True), a.bits)
         own = [t for t in texts if t.source == name]
         oof += [(name, t.inj, t.rule, _prob(model, t)) for t in own]
