@@ -2135,6 +2135,99 @@ _ENGLISH.extend(_GENERAL)
 _WRAPPED = re2.compile(r"([a-z,;'])\n([a-z])")
 _ADDRESS = re2.compile(r"(?:https?|ftp)://\S|[\w.+-]+@[\w-]+\.\w")
 
+# Reporting cues in the other languages: what an article, a forum thread, a course or a
+# red-team report about injections written in them says ("prompt injection", "the attacker",
+# "for example"), folded as the text is (Cyrillic and Greek look-alike letters to Latin).
+_REPORT_WORDS_ML: Final = (
+    # prompt injection
+    "prompt-injection",
+    "prompt injections",
+    "inyección de prompt",
+    "inyección de instrucciones",
+    "injection de prompt",
+    "injection d'instructions",
+    "injeção de prompt",
+    "iniezione di prompt",
+    "iniezione dei prompt",
+    "инъекция промпта",
+    "инъекции промпт",
+    "промпт-инъекц",
+    "提示词注入",
+    "提示注入",
+    "プロンプトインジェクション",
+    "プロンプト・インジェクション",
+    "프롬프트 인젝션",
+    "프롬프트 주입",
+    "حقن الأوامر",
+    "حقن التعليمات",
+    "حقن المطالبات",
+    "प्रॉम्प्ट इंजेक्शन",
+    "istem enjeksiyonu",
+    "prompt enjeksiyonu",
+    "wstrzykiwanie prompt",
+    "wstrzyknięcie prompt",
+    "promptinjectie",
+    "promptinjektion",
+    "prompt-injektio",
+    "tiêm prompt",
+    "injeksi prompt",
+    "تزریق پرامپت",
+    "הזרקת פרומפט",
+    # the attacker
+    "atacante",
+    "attaquant",
+    "angreifer",
+    "attaccante",
+    "злоумышленник",
+    "атакующ",
+    "攻击者",
+    "攻撃者",
+    "공격자",
+    "المهاجم",
+    "हमलावर",
+    "sald\u0131rgan",
+    "atakujący",
+    "napastnik",
+    "aanvaller",
+    "útočník",
+    "hyökkääjä",
+    "angriper",
+    "angripare",
+    "kẻ tấn công",
+    "penyerang",
+    "התוקף",
+    "مهاجم",
+    "atacatorul",
+    "támadó",
+    # for example
+    "por ejemplo",
+    "par exemple",
+    "zum beispiel",
+    "z. b.",
+    "ad esempio",
+    "per esempio",
+    "por exemplo",
+    "например",
+    "例如",
+    "比如",
+    "例えば",
+    "예를 들어",
+    "على سبيل المثال",
+    "उदाहरण के लिए",
+    "örneğin",
+    "na przykład",
+    "bijvoorbeeld",
+    "till exempel",
+    "for eksempel",
+    "esimerkiksi",
+    "například",
+    "ví dụ",
+    "misalnya",
+    "de exemplu",
+    "például",
+    "למשל",
+    "به عنوان مثال",
+)
 # A text visibly *about* injections: a security article, an explanation, a test fixture.
 _REPORTING = re2.compile(
     _I + r"\b(?:prompt injection|injection attacks?|attackers?|researchers?|payloads?|such as|"
@@ -2149,12 +2242,7 @@ _REPORTING = re2.compile(
     r"['\"]|threat model|phishing (?:simulation|test)s?|(?:awareness|training) "
     r"(?:module|quiz|video|course)|"
     # the other languages' reporting cues written in ASCII (the rest: `_reporting_ml`)
-    r"prompt-injection|injection de prompt|injection d'instructions|promptinjectie|"
-    r"iniezione di prompt|iniezione dei prompt|wstrzykiwanie prompt|"
-    r"promptinjektion|prompt-injektio|istem enjeksiyonu|prompt enjeksiyonu|injeksi prompt|"
-    r"atacante|attaquant|angreifer|attaccante|napastnik|aanvaller|angriper|angripare|penyerang|"
-    r"atacatorul|por ejemplo|par exemple|zum beispiel|z\. b\.|ad esempio|per esempio|"
-    r"por exemplo|bijvoorbeeld|till exempel|for eksempel|esimerkiksi|misalnya|de exemplu)"
+     + "|".join(re2.escape(w) for w in _REPORT_WORDS_ML if w.isascii()) + ")"
 )
 # Addresses and URLs are not prose: "attacker@box" or ".../payloads/x" frame nothing.
 _NOT_PROSE = re2.compile(r"[^\s<>()\[\]\"']+@[^\s<>()\[\]\"']+|(?:https?|s?ftp)://\S+")
@@ -2473,99 +2561,6 @@ _CONFUSABLE = str.maketrans(
     "\u0455\u0501\u051b\u051d\u0261\u03b1\u03b2\u03b5\u03b7\u03b9\u03ba\u03bd"
     "\u03bf\u03c1\u03c4\u03c5\u03c7\u03c9\u0131\u2113",
     "abeekmhopctyxiijsdqwgabenikvoptuxwil",
-)
-# Reporting cues in the other languages: what an article, a forum thread, a course or a
-# red-team report about injections written in them says ("prompt injection", "the attacker",
-# "for example"), folded as the text is (Cyrillic and Greek look-alike letters to Latin).
-_REPORT_WORDS_ML: Final = (
-    # prompt injection
-    "prompt-injection",
-    "prompt injections",
-    "inyección de prompt",
-    "inyección de instrucciones",
-    "injection de prompt",
-    "injection d'instructions",
-    "injeção de prompt",
-    "iniezione di prompt",
-    "iniezione dei prompt",
-    "инъекция промпта",
-    "инъекции промпт",
-    "промпт-инъекц",
-    "提示词注入",
-    "提示注入",
-    "プロンプトインジェクション",
-    "プロンプト・インジェクション",
-    "프롬프트 인젝션",
-    "프롬프트 주입",
-    "حقن الأوامر",
-    "حقن التعليمات",
-    "حقن المطالبات",
-    "प्रॉम्प्ट इंजेक्शन",
-    "istem enjeksiyonu",
-    "prompt enjeksiyonu",
-    "wstrzykiwanie prompt",
-    "wstrzyknięcie prompt",
-    "promptinjectie",
-    "promptinjektion",
-    "prompt-injektio",
-    "tiêm prompt",
-    "injeksi prompt",
-    "تزریق پرامپت",
-    "הזרקת פרומפט",
-    # the attacker
-    "atacante",
-    "attaquant",
-    "angreifer",
-    "attaccante",
-    "злоумышленник",
-    "атакующ",
-    "攻击者",
-    "攻撃者",
-    "공격자",
-    "المهاجم",
-    "हमलावर",
-    "sald\u0131rgan",
-    "atakujący",
-    "napastnik",
-    "aanvaller",
-    "útočník",
-    "hyökkääjä",
-    "angriper",
-    "angripare",
-    "kẻ tấn công",
-    "penyerang",
-    "התוקף",
-    "مهاجم",
-    "atacatorul",
-    "támadó",
-    # for example
-    "por ejemplo",
-    "par exemple",
-    "zum beispiel",
-    "z. b.",
-    "ad esempio",
-    "per esempio",
-    "por exemplo",
-    "например",
-    "例如",
-    "比如",
-    "例えば",
-    "예를 들어",
-    "على سبيل المثال",
-    "उदाहरण के लिए",
-    "örneğin",
-    "na przykład",
-    "bijvoorbeeld",
-    "till exempel",
-    "for eksempel",
-    "esimerkiksi",
-    "například",
-    "ví dụ",
-    "misalnya",
-    "de exemplu",
-    "például",
-    "למשל",
-    "به عنوان مثال",
 )
 
 
@@ -3459,10 +3454,7 @@ class Scanner:
                 return
             if any(r == "_approval-condition" for r, _ in hits):
                 continue  # approval as a rule of the definition ("only after the user confirms")
-            cond = False
-            goals = {
-                r for r, w in hits if r in _GOALS and w >= 0.4 and not (cond and r == "escalation")
-            }
+            goals = {r for r, w in hits if r in _GOALS and w >= 0.4}
             if (
                 any(r == "addressed" for r, _ in ml_hits)
                 and res.user_word.search(sent) is not None
