@@ -164,6 +164,22 @@ class Gateway:
         if not self._ready.is_set():
             await self._ready.wait()
 
+    async def catalog_settled(self, name: str) -> bool:
+        """Wait out the catalog refreshes in flight that could bring `name` (a client-facing
+        name that routes nowhere yet): an upstream that has just come up answers calls a
+        moment before its lists arrive. With a prefix only that upstream's refresh counts.
+        Each refresh is bounded by its list calls' timeouts. True when one was waited for."""
+        cfg = self.config
+        pending = [
+            t
+            for up, t in self._refreshing.items()
+            if not t.done() and (not cfg.prefix or name.startswith(up + cfg.separator))
+        ]
+        if not pending:
+            return False
+        await asyncio.wait(pending)
+        return True
+
     async def ensure_lazy(self) -> None:
         lazy = [
             u

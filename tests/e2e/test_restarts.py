@@ -73,6 +73,33 @@ def test_upstream_failing_its_first_starts_is_retried_until_it_comes_up(tmp_path
         assert "f__pid" in names and "ok__pid" in names, names
 
 
+def test_a_call_just_after_an_upstream_comes_back_waits_for_its_tools(tmp_path: Path) -> None:
+    # The upstream is up (and logged ready) a moment before its tool list arrives: a call in
+    # that moment waits for the list rather than hearing "Unknown tool".
+    starts = tmp_path / "starts"
+    cfg = write_config(
+        tmp_path / "gw.yaml",
+        {
+            "f": faulty(
+                "--starts",
+                str(starts),
+                "--fail-starts",
+                "1",
+                "--list-delay",
+                "1.5",
+                restart_backoff_initial=0.5,
+                restart_backoff_max=0.5,
+            )
+        },
+    )
+    with StdioGateway(cfg, tmp_path / "gw.log") as gw:
+        gw.initialize()
+        poll(lambda: "upstream f ready" in gw.log_text(), 30)
+        assert int(text_of(gw.tool("f__pid"))) > 0
+        names = [t["name"] for t in gw.call("tools/list")["result"]["tools"]]
+        assert "f__pid" in names, names
+
+
 def test_a_call_cut_by_a_crash_says_the_upstream_is_unavailable_and_when_it_retries(
     tmp_path: Path,
 ) -> None:

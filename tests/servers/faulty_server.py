@@ -7,6 +7,8 @@ Options:
   --die-after S[,S...] exit with code 1, S seconds after answering `initialize`; a list gives
                        the delay per start (counted in FILE), its last value for later starts
   --silent             read requests, never answer (a program that is not an MCP server)
+  --list-delay S       answer `tools/list` S seconds late (from a timer: calls are answered
+                       meanwhile), as a server slow to list its tools
 Tools: `pid` (its process id), `echo`, and `stderr` {bytes, newlines}: write that many bytes
 to stderr (100-byte lines, or with `newlines: false` one line without end), then "stderr done".
 """
@@ -27,6 +29,7 @@ parser.add_argument("--starts", default="")
 parser.add_argument("--fail-starts", type=int, default=0)
 parser.add_argument("--die-after", default="")
 parser.add_argument("--silent", action="store_true")
+parser.add_argument("--list-delay", type=float, default=0.0)
 args = parser.parse_args()
 
 count = 1
@@ -69,6 +72,10 @@ for raw in sys.stdin:
     msg = json.loads(raw)
     rid, method = msg.get("id"), msg.get("method")
     if rid is None or args.silent:
+        continue
+    if method == "tools/list" and args.list_delay:
+        late = {"jsonrpc": "2.0", "id": rid, "result": {"tools": TOOLS}}
+        threading.Timer(args.list_delay, send, (late,)).start()
         continue
     if answer_basics(msg, "faulty", TOOLS):
         if method == "initialize" and die_after:

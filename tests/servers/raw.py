@@ -6,12 +6,17 @@ from __future__ import annotations
 
 import json
 import sys
+import threading
 from typing import Any
+
+_out = threading.Lock()  # a server may answer from a timer thread too
 
 
 def send(msg: dict[str, Any]) -> None:
-    sys.stdout.write(json.dumps(msg) + "\n")
-    sys.stdout.flush()
+    line = json.dumps(msg) + "\n"
+    with _out:
+        sys.stdout.write(line)
+        sys.stdout.flush()
 
 
 def answer_basics(msg: dict[str, Any], name: str, tools: list[dict[str, Any]]) -> bool:

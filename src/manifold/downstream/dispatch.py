@@ -93,6 +93,7 @@ class DispatchHost(Protocol):
     def list_ttl_ms(self) -> int: ...
     async def wait_ready(self) -> None: ...
     async def ensure_lazy(self) -> None: ...
+    async def catalog_settled(self, name: str) -> bool: ...
     def native_list_tokens(self) -> int: ...
     def era_of(self, upstream: str) -> Era | None: ...
 
@@ -461,6 +462,8 @@ class Dispatcher:
             await self.gw.wait_ready()
             await self.gw.ensure_lazy()
             route = self.gw.catalog.tool_routes.get(name)
+            if route is None and await self.gw.catalog_settled(name):
+                route = self.gw.catalog.tool_routes.get(name)
             if route is None:
                 self._check_upstream_up(name)
                 self._check_withheld(name, r)
@@ -522,6 +525,8 @@ class Dispatcher:
         if route is None:
             await self.gw.wait_ready()
             route = self.gw.catalog.prompt_routes.get(name)
+            if route is None and await self.gw.catalog_settled(name):
+                route = self.gw.catalog.prompt_routes.get(name)
         if route is None:
             raise self._refused(r, name, f"Unknown prompt: {name}")
         return await self._call(
