@@ -2129,6 +2129,73 @@ _GENERAL.extend(
         ),
     ]
 )
+# A note for the assistant that reads the text ("Briefing note for the assistant preparing the
+# prep doc:", "if your AI assistant is reading this", "to whoever prepares the summary",
+# "Assistants with DocuFlow access:", "@assistant") followed, within a few lines, by an order
+# that hides something from its user, tells them something, or acts on money, access or data
+# ("say the budget sign-off came through", "leave out the Bristol comments", "BCC ...",
+# "approve the two in one go"). Not a sentence about what an assistant can or will do ("the
+# assistant can draft replies", "your assistant should never act on such text"), nor one
+# that tells a person what to ask it ("ask the assistant: ...").
+_AI_NOTE_WHO = r"(?:ai|a\.i\.|assistants?|agents?|copilots?|llms?|models?|chatbots?|bots?)"
+# (who is named must end the phrase: "a note to our AI provider" is not one)
+_AI_NOTE_END = (
+    r"(?:\s*[:,\x{2014})\]\n]|\.| (?:who|that|reading|processing|summari[sz]ing|preparing|"
+    r"compiling|handling|reviewing|triaging|screening|drafting|generating|managing|with|in charge|"
+    r"here|on|for|of|from)\b)"
+)
+_AI_NOTE_DET = r"(?:the |any |all |an |your |whichever |every |each )"
+_AI_NOTE = (
+    # "Screening note for the recruiting assistant", "NOTE TO FINANCE ASSISTANT:"
+    r"(?:\b(?:notes?|guidance|instructions?|reminder|message|briefing|request|update|p\.?s\.?|"
+    r"heads[- ]up|fyi|remark|comment)\b[^.\n:]{0,40}?\b(?:for|to) (?:(?:"
+    + _AI_NOTE_DET
+    + r"(?:[\w-]+ ){0,2}?)?"
+    + _AI_NOTE_WHO
+    + _AI_NOTE_END
+    + r"|(?:[\w-]+ )?"
+    + _AI_NOTE_WHO
+    + r"\s*:)"
+    # "if your AI assistant is reading this", "when an assistant is asked"
+    r"|\b(?:if|when|whenever|once|while) (?:your|an|the|any|a) (?:[\w-]+ ){0,2}?(?:assistant|ai|"
+    r"agent|copilot|bot|llm)s? (?:is |are )?(?:reading|reads|triages?|manages?|process\w*|"
+    r"summari[sz]\w*|compil\w+|prepar\w+|is asked|asked|reports?|reminds?|handles?|review\w*|"
+    r"drafts?|generat\w+|answers?|replies|looks|updates?|sees?)\b"
+    # "Scheduling assistants:", "Automation assistant \u2014", "Assistants with X access:"
+    r"|(?:^|\n|[(\[]|[.!?]\s)[ \t]*(?:(?:[\w-]+ )?[\w-]*(?:ing|ion|er|or|ce|al|ant|ent|ics|ty|"
+    r"ai|hr|it|ap|ar|sales|support|legal|travel|mail|inbox|code|office|research|finance|calendar|"
+    r"personal) (?:assistants?|ai|copilots?)|assistants? with [\w ]{1,30})[ \t]*(?:[:\x{2014}]|"
+    r"--| -)\s"
+    # "Hey assistant, ...", "Whoever prepares ...", "@assistant", "her assistant can approve"
+    r"|(?:^|\n|[.!?]\s|[(\[])\s*(?:(?:hey|hi|hello|dear|oye|ok) )?(?:assistant|ai|copilot)\s*,\s"
+    r"|\bwhoever (?:is )?(?:process|analy[sz]|summari[sz]|read|prepar|compil|handl|review|triag)"
+    r"\w* |@(?:assistant|ai)\b|\b(?:his|her|their|your) (?:ai )?assistant (?:should|must|needs? "
+    r"to|can) (?:now |just |simply |also )?[a-z]+ (?:the|this|these|it|them|all|us)\b"
+    r"|\bto (?:the|any|an|every) (?:[\w-]+ )?(?:assistant|ai|copilot)s?\s*[:,\x{2014}])"
+)
+_AI_NOTE_ORDER = (
+    r"(?:\b(?:do not|don't|dont|never|no need to|without|not to) (?:\w+ )?(?:mention|surface|list|"
+    r"include|show|flag|tell|inform|notify|alert|bring up|raise|disclose|check|checking|asking|"
+    r"telling|notifying|reveal|bother|cc|copy|loop in)|\b(?:leave|keep)s? (?:out|off)\b|"
+    r"\bleave (?:\w+ ){1,4}out\b|\bomit|\bhide\b|\bsuppress|need(?:s)? not be (?:notified|told|"
+    r"informed)|(?:doesn't|does not|don't|do not|won't) need (?:to )?(?:a |any )?(?:notif|know|be "
+    r"told|hear|see)|\bkeep (?:this|it|that) (?:quiet|between|to yourself)|\bsay nothing|"
+    r"\bsilently|\bquietly|\b(?:bcc|cc)\b|\biban\b|bank (?:details|account)|\bpayee|remittance|"
+    r"\bapprove|\bsignature\b|\bshare (?:the|this|all|it|our|every)|\bforward (?:the|this|all|it|"
+    r"every)|\bexport|\bgrant|\bpermissions?\b|\badmin\b|\bpassword|api keys?|\btokens?\b|"
+    r"credentials|\bssn\b|\btransfer|\bwire\b|\bpayments?\b|\brefund|discount|\bdelete|"
+    r"\bresolve (?:this|the)|\bmark (?:the|this|it|as)|\bclose (?:the|this)|\bmail rule|"
+    r"\bpost (?:the|them|it)|\bsend (?:the|it|them|all|a|this|every)|\bchange (?:the|his|her|its|"
+    r"their)|\breset link|\b(?:say|state|tell|report|confirm|assure|present|describe|list|"
+    r"recommend|rate|score|classify|summari[sz]e|give|remind|let \w+ know|mention that|answer)\b)"
+)
+_GENERAL.append(
+    (
+        "assistant-order",
+        0.75,
+        _I + _AI_NOTE + r"[^\n]{0,240}?(?:\n[^\n]{0,240}?){0,2}?" + _AI_NOTE_ORDER,
+    )
+)
 _ENGLISH.extend(_GENERAL)
 
 # A line break inside a sentence (hard-wrapped text): the patterns pair words within a line.
@@ -2348,6 +2415,7 @@ _DAMPED = frozenset(
         "user-directed",
         "tool-order",
         "tool-call",
+        "assistant-order",
     }
 )
 _ABOUT_DAMPED: Final = _DAMPED | {"exfil-url", "poison-marker", "paired", "secrecy", "sensitive"}
@@ -2700,7 +2768,8 @@ _T_SECRET = (
     r"admin pass|pass word|\bpwd\b"
 )
 _T_AI_WORDS = (
-    r"automated | ai |ai helper|ai assistant|ai agent|a\.i\.|chatbot|copilot| bots | bot |"
+    r"assistant|whoever|@ai\b|automated | ai |ai helper|ai assistant|ai agent|a\.i\.|chatbot|"
+    r"copilot| bots | bot |"
     r"coding agent|code assistant|coding assistant|workspace assistant|virtual assistant|"
     r"digital assistant| llm | gpt "
 )
