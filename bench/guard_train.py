@@ -20,13 +20,14 @@ each sentence the prefilter fires on), so it is trained on windows, labelled one
   system prompt, persona and developer-mode jailbreaks, fake updates, completion tricks, tool
   orders, false statements, markdown exfiltration, poisoned descriptions; 18 languages) and
   benign texts with the same words, bare or in a carrier;
-- the labelled corpora, written by ten other authors (`REAL`, by author: the tuning corpus,
-  held-out 1 to 4 (both halves of 3 and 4), the development half of held-out 5, and held-out
-  7 to 10, all in `tests/security/data/`; they are training data now, not measures): a benign
-  text's windows are benign, a short injection's (600 characters or fewer) are injections; in a
-  long one, the windows that touch the lines no benign text of the same corpus has (what
-  differs from a benign version of the carrier) when those are a minority of its lines, else
-  the windows the rules give a signal of their own, the others left out (`_real_labels`).
+- the labelled corpora, written by fifteen other authors (`REAL`, by author: the tuning
+  corpus, held-out 1 to 10 (both halves of 3, 4 and 5), the development half of held-out 11,
+  and held-out 13, 14 and 16, all in `tests/security/data/`; they are training data now,
+  not measures): a benign text's windows are benign, a short injection's (600 characters or
+  fewer) are injections; in a long one, the windows that touch the lines no benign text of
+  the same corpus has (what differs from a benign version of the carrier) when those are a
+  minority of its lines, else the windows the rules give a signal of their own, the others
+  left out (`_real_labels`).
   Their windows weigh `--real-share` (0.5) of the generated windows in all, so that a few
   thousand count against tens of thousands;
 - real text chunks of installed packages' docs and sources, from the quarter of the files
@@ -122,11 +123,16 @@ REAL = {
     "heldout2": ["guard_heldout2.jsonl"],
     "heldout3": ["guard_heldout3_dev.jsonl", "guard_heldout3_test.jsonl"],
     "heldout4": ["guard_heldout4_dev.jsonl", "guard_heldout4_test.jsonl"],
-    "heldout5": ["guard_heldout5_dev.jsonl"],
+    "heldout5": ["guard_heldout5_dev.jsonl", "guard_heldout5_test.jsonl"],
+    "heldout6": ["guard_heldout6.jsonl"],
     "heldout7": ["guard_heldout7.jsonl"],
     "heldout8": ["guard_heldout8.jsonl"],
     "heldout9": ["guard_heldout9.jsonl"],
     "heldout10": ["guard_heldout10.jsonl"],
+    "heldout11": ["guard_heldout11_dev.jsonl"],
+    "heldout13": ["guard_heldout13.jsonl"],
+    "heldout14": ["guard_heldout14.jsonl"],
+    "heldout16": ["guard_heldout16.jsonl"],
 }
 _SHORT = 600
 
