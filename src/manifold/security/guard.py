@@ -2189,6 +2189,38 @@ _AI_NOTE_ORDER = (
     r"their)|\breset link|\b(?:say|state|tell|report|confirm|assure|present|describe|list|"
     r"recommend|rate|score|classify|summari[sz]e|give|remind|let \w+ know|mention that|answer)\b)"
 )
+# The same note in other languages: who is addressed, then an order to hide, tell or act.
+_AI_NOTE_ML = (
+    r"(?:\b(?:pour|a|à) l'(?:assistant|ia)\b|\bpara (?:el|la|o|a) (?:asistente|assistente|ia)\b|"
+    r"\bper l'(?:assistente|ia)\b|\b(?:für|an) (?:den|die) (?:ki-?)?assistent(?:en)?\b|"
+    r"\bfür die ki\b|\bvoor de (?:[\w-]+-)?(?:assistent|ai)\b|\b(?:dla|do) asystenta\b|"
+    r"(?:^|\n|[.!?]\s|[(\[])\s*(?:hola |oi |ciao |hallo |bonjour |salut )?(?:asistente|assistente|"
+    r"assistent|asystencie|ki|ia)\s*[,:]\s|@(?:アシスタント|助手|assistent|asistente|assistente)|"
+    r"アシスタント(?:へ|さん)|ai(?:アシスタント)?へ|(?:给|致)(?:ai|助手|助理)|ai에게|어시스턴트)"
+)
+_AI_NOTE_ML_ORDER = (
+    r"(?:\bne (?:mentionne|parle|dis|signale|cite)|\bsans (?:prévenir|informer|le dire)|"
+    r"\bajoutez|\benvoyez|\btransférez|\bapprouvez|\bpartagez|copie cachée|\brecommande[zr]?\b|"
+    r"\bindiquez|\bprésentez|\bsupprimez|\bno (?:menciones|mencione|digas|diga|informe|avises)|"
+    r"\bsin (?:avisar|informar)|\bcambie\b|\benv[ií]e\b|\baprueb[ae]\b|\bcompart[ae]\b|"
+    r"copia oculta|\brecomiend[ae]\b|\bdiga que\b|\btransfier[ae]\b|\bexport[ae]\b|"
+    r"\bnão (?:mencione|diga|informe|avise)|\bsem (?:avisar|informar)|\bcoloque\b|\benvie\b|"
+    r"\bexporte\b|\baprove\b|\bcompartilhe\b|cópia oculta|\brecomende\b|\btransfira\b|"
+    r"\bnon (?:menzionare|dire|segnalare)|\bsenza (?:avvisare|informare)|\binoltra\b|\bapprova\b|"
+    r"\bcondividi\b|copia nascosta|\bconsiglia\b|\btrasferisci\b|\bnicht (?:erwähnen|sagen|"
+    r"melden)|\bohne (?:zu fragen|rückfrage|bescheid)|\bleite\b|\bweiterleiten|\bgenehmige|"
+    r"\bempfiehl|\büberweise|\bniet (?:vermelden|noemen|zeggen)|geen melding|\bvoeg\b|\bstuur\b|"
+    r"\bkeur\b|\bbeveel\b|\bnegeer\b|\bwijzig\b|\bexporteer\b|\bbcc\b|\biban\b|"
+    r"伝えて|伏せ|省いて|省き|言わない|送って|送信|承認|共有|転送|追加して|削除|変更して|推薦|"
+    r"不要(?:提|告诉|说)|告诉|发送|转发|批准|添加|删除|推荐|말하지|전달|보내|승인|공유|추천)"
+)
+_GENERAL.append(
+    (
+        "assistant-order",
+        0.75,
+        _I + _AI_NOTE_ML + r"[^\n]{0,240}?(?:\n[^\n]{0,240}?){0,2}?" + _AI_NOTE_ML_ORDER,
+    )
+)
 _GENERAL.append(
     (
         "assistant-order",
@@ -2768,7 +2800,9 @@ _T_SECRET = (
     r"admin pass|pass word|\bpwd\b"
 )
 _T_AI_WORDS = (
-    r"assistant|whoever|@ai\b|automated | ai |ai helper|ai assistant|ai agent|a\.i\.|chatbot|"
+    r"assistant|whoever|@ai\b|asistente|assistente|assistent|asystent|アシスタント|助手|助理|"
+    r"어시스턴트|ai에게|l'ia|für die ki|ai-?へ|"
+    r"automated | ai |ai helper|ai assistant|ai agent|a\.i\.|chatbot|"
     r"copilot| bots | bot |"
     r"coding agent|code assistant|coding assistant|workspace assistant|virtual assistant|"
     r"digital assistant| llm | gpt "
