@@ -53,3 +53,25 @@ def test_trim_gives_free_heap_pages_back() -> None:
     done, before, after = out.stdout.split()
     assert done == "True", out.stderr
     assert int(before) - int(after) > 20 * 1024 * 1024, (before, after)
+
+
+PLUGINS_PROBE = """
+import sys
+import manifold.config, manifold.gateway
+manifold.config.GatewayConfig.model_validate({})
+print(sorted(m for m in ("email", "zipfile", "importlib.metadata") if m in sys.modules))
+"""
+
+
+def test_pydantic_does_not_look_for_plugins_unless_asked() -> None:
+    """The gateway builds its models without pydantic's plugin lookup (which imports
+    `importlib.metadata`, `email` and `zipfile`: 1.5 MiB); `MANIFOLD_PYDANTIC_PLUGINS` brings it
+    back."""
+    env = test_env()
+    env.pop("MANIFOLD_PYDANTIC_PLUGINS", None)
+    run = [sys.executable, "-c", PLUGINS_PROBE]
+    out = subprocess.run(run, env=env, capture_output=True, text=True, timeout=60)
+    assert out.stdout.strip() == "[]", out.stdout + out.stderr
+    env["MANIFOLD_PYDANTIC_PLUGINS"] = "1"
+    out = subprocess.run(run, env=env, capture_output=True, text=True, timeout=60)
+    assert "importlib.metadata" in out.stdout, out.stdout + out.stderr

@@ -2137,6 +2137,9 @@ _GENERAL.extend(
 # "approve the two in one go"). Not a sentence about what an assistant can or will do ("the
 # assistant can draft replies", "your assistant should never act on such text"), nor one
 # that tells a person what to ask it ("ask the assistant: ...").
+# Who is addressed and the order are in one paragraph (no blank line between): an unbounded gap,
+# as a bounded one multiplies the automaton.
+_AI_NOTE_GAP = r"(?:[^\n]|\n[^\n])*?"
 _AI_NOTE_WHO = r"(?:ai|a\.i\.|assistants?|agents?|copilots?|llms?|models?|chatbots?|bots?)"
 # (who is named must end the phrase: "a note to our AI provider" is not one)
 _AI_NOTE_END = (
@@ -2218,14 +2221,14 @@ _GENERAL.append(
     (
         "assistant-order",
         0.75,
-        _I + _AI_NOTE_ML + r"[^\n]{0,240}?(?:\n[^\n]{0,240}?){0,2}?" + _AI_NOTE_ML_ORDER,
+        _I + _AI_NOTE_ML + _AI_NOTE_GAP + _AI_NOTE_ML_ORDER,
     )
 )
 _GENERAL.append(
     (
         "assistant-order",
         0.75,
-        _I + _AI_NOTE + r"[^\n]{0,240}?(?:\n[^\n]{0,240}?){0,2}?" + _AI_NOTE_ORDER,
+        _I + _AI_NOTE + _AI_NOTE_GAP + _AI_NOTE_ORDER,
     )
 )
 _ENGLISH.extend(_GENERAL)
@@ -2784,7 +2787,6 @@ _T_STYLED = r"[\x{FF21}-\x{FF5A}\x{1D400}-\x{1D7FF}]"
 _T_ESCAPED = (
     r"\\u(?:00ad|180e|200[b-f]|202[a-e]|206[0-9]|feff|ff[2-5][0-9a-f]|d835|db40|0[34][0-9a-f]{2})"
 )
-_LANG_OPENERS = (_T_VOCATIVE, _T_INVISIBLE, _T_TAGS, _T_MIXED, _T_STYLED, _T_ESCAPED)
 # The new families' trigger words, written out as literals: the prefilter's gate holds each
 # whole (a shared prefix such as "the " or "must" would open it on most prose), and few (each
 # literal is a branch of the gate's automaton, held in memory).
@@ -2800,12 +2802,28 @@ _T_SECRET = (
     r"admin pass|pass word|\bpwd\b"
 )
 _T_AI_WORDS = (
-    r"assistant|whoever|@ai\b|asistente|assistente|assistent|asystent|アシスタント|助手|助理|"
-    r"어시스턴트|ai에게|l'ia|für die ki|ai-?へ|"
-    r"automated | ai |ai helper|ai assistant|ai agent|a\.i\.|chatbot|"
+    r"assistant|whoever|@ai\b|automated | ai |ai helper|ai assistant|ai agent|a\.i\.|chatbot|"
     r"copilot| bots | bot |"
     r"coding agent|code assistant|coding assistant|workspace assistant|virtual assistant|"
     r"digital assistant| llm | gpt "
+)
+# The model addressed in the other languages' own words ("Liebe KI", "Drogi asystencie",
+# "trợ lý ảo", "AI 비서님"): opens the multilingual patterns too (`_LANG_OPENERS`).
+_T_AI_WORDS_ML = (
+    r"asistente|assistente|assistent|asystent|アシスタント|助手|助理|어시스턴트|ai에게|l'ia|"
+    r"für die ki|ai-?へ|liebe ki|lieber ki|hallo ki|hey ki|an die ki|@ki|@ia|@bot|asystencie|"
+    r"ии,|ии:|штучний інтелект|ші,|챗봇|비서님|trợ lý|tro ly|asisten|τεχνητής νοημοσύνης|"
+    r"τεχνητη νοημοσυνη|άκου|inteligența artificială|inteligenta artificiala|बॉट|एआई|"
+    r"असिस्टेंट|sun ai|suno ai|ai bhai|bhai ai|עוזר|robô|robo que|bot, |bot: |ai yg|ai yang"
+)
+_LANG_OPENERS = (
+    _T_VOCATIVE,
+    _T_INVISIBLE,
+    _T_TAGS,
+    _T_MIXED,
+    _T_STYLED,
+    _T_ESCAPED,
+    _T_AI_WORDS_ML,
 )
 _TRIGGERS_EN = [
     _OVERRIDE,
@@ -2828,6 +2846,7 @@ _TRIGGERS_EN = [
     r"系统|系統|システム|시스템|"
     r"when answering|while answering|when processing|when reading this|when reviewing",
     _T_AI_WORDS,
+    _T_AI_WORDS_ML,
     r"your name is|ur name is|not an ai|not an assistant|no longer an|not a bot|pretend|"
     r"you are dan|you're dan|u r dan|act as dan|act as a dan|be dan|become dan|always answer|"
     r"always reply|always respond|only answer|only reply|only respond|now answer|now reply|"
@@ -3129,6 +3148,9 @@ _ML_WEIGHTS: Final = {
     "escalate": ("escalation", 0.5),
     "spread": ("propagation", 0.55),
     "addressee": ("addressed", 0.45),
+    # An order to say, send, pay, hide or pretend, with no one named: counts only with the model
+    # addressed in the same text (see `_phrases`).
+    "command": ("_command", 0.3),
     "nosend": ("exfil-url", 0.0),  # advice: "never send your password" (see `_phrases`)
 }
 # A new role, no limits and an order never to refuse are medium each (a product page says "from
@@ -3460,6 +3482,7 @@ class Scanner:
             ml.add("exfil-url", 0.7)  # an order to send data, and where to
         if "addressed" in ml.reasons and len(ml.reasons) > 1:
             ml.add("directive", 0.6)  # the model addressed, and an order of one of the families
+        ml.reasons.pop("_command", None)
         found.merge(ml)
         if docref:
             # the instructions are a document's (a wiki's, a parcel's), not the model's
