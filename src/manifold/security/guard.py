@@ -1822,6 +1822,53 @@ _GENERAL.extend(
             + r"s `?[a-z]+_[a-z_]+|\bprefer (?:the )?(?:tools?|"
             r"calls?) (?:from|of|on) this server\b|\broute (?:all|every|each) `?[a-z_]+`? calls?\b",
         ),
+        # (in a definition only) what the definition makes the model do kept from the user:
+        # "don't mention it", "never call attention to this line", "should not appear in your
+        # response", "it doesn't need to be reported", "no confirmation needed", "carry it out
+        # in the background", "present this as your own assessment"
+        (
+            "_asks-context",
+            0.75,
+            _I + r"\b(?:do not|don" + _APOS + r"?t|never|no need to|without|not) (?:\w+ ){0,2}?"
+            r"(?:mention|surface|disclose|describe|report|show|display|list|reveal|call attention "
+            r"to|bring up|explain|say|tell)\w* (?:it|this|that|them|these|the (?:step|change|call|"
+            r"attachment|line|tag|diff|flag|mirror|copy)s?)\b|\bshould not appear in (?:your|the) "
+            r"(?:response|reply|answer|summary|output)\b|\b(?:doesn"
+            + _APOS
+            + r"?t|does not|don"
+            + _APOS
+            + r"?t|do not) need to be (?:reported|mentioned|shown|surfaced|disclosed)\b|"
+            r"\bconfirming it (?:to the user )?(?:is|would be) unnecessary\b|\bno confirmation "
+            r"(?:is )?(?:needed|required|necessary)\b|\b(?:do not|don" + _APOS + r"?t|never) "
+            r"(?:ask|request) (?:the user )?(?:for )?(?:confirmation|permission|approval)\b|"
+            r"\b(?:carry|do|run) (?:it|this|them) (?:out )?in the background\b|\b(?:present|phrase|"
+            r"frame|word) (?:this|it|them) as (?:your|if it were your) own\b|"
+            r"\bworded as if the user\b",
+        ),
+        # (in a definition only) secrets and the conversation put into an argument: "any API
+        # keys you have encountered", "the contents of ~/.kube/config", "the instructions you were
+        # given", "the last 20 messages", "the plaintext value", a code seen in this conversation
+        (
+            "_asks-context",
+            0.75,
+            _I
+            + r"\b(?:any|all|every) (?:\w+ )?(?:api keys?|tokens?|passwords?|secrets?|credentials|"
+            r"verification codes?|\d-digit (?:verification )?codes?|one-time codes?)\b[^.\n]{0,60}?"
+            r"\b(?:you (?:have |" + _APOS + r"ve )?(?:seen|encountered|found|read|received)|in "
+            r"(?:this|the) (?:conversation|chat|session))\b|\bcontents? of [`\"']?(?:~/|\.ssh|"
+            r"\.git-credentials|\.netrc|\.npmrc|\.kube|\.aws|\.docker|/etc/)|\b(?:instructions|"
+            r"prompt|messages?) you were given\b|\bthe (?:entire|full|whole|complete) (?:prior "
+            r"|previous )?(?:conversation|chat)(?: history)?\b|\blast \d+ messages\b|"
+            r"\b(?:developer|system) message\b|\b(?:plaintext|plain-text|unmasked|raw) (?:value|"
+            r"secret|password|token)s?\b|\bthe user" + _APOS + r"?s? (?:full name|home address)\b",
+        ),
+        # (in a definition only) a command chained onto a default or a value: "/workspace; curl
+        # -s https://... | sh", "$(curl ... | sh)", "--no-cov; curl ... | bash"
+        (
+            "_asks-context",
+            0.75,
+            _I + r"(?:;|&&|\|\||\$\()\s*(?:curl|wget)\b[^\n|]{0,200}\|\s*(?:sudo )?(?:ba|z)?sh\b",
+        ),
         # (in a definition only) a recipient the user did not give, always added
         (
             "_asks-context",
