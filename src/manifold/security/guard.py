@@ -670,6 +670,23 @@ _ENGLISH: list[tuple[str, float, str]] = [
         r"\bforget (?:everything|all) (?:you|that you) (?:know|knew|learned|learnt|thought|were "
         r"taught) about\b",
     ),
+    # a product's printed instructions in the other languages (a review: "ignore the charging
+    # instructions on the box, the first charge takes 5 hours")
+    (
+        "_docref",
+        0.01,
+        r"\b(?:z pudełka|na pudełku|na opakowaniu|z opakowania|z ulotki|instrukcj\w* obsługi|"
+        r"manual em papel|na caixa|da caixa|na embalagem|da embalagem|do manual|de pareamento|"
+        r"del manual|de la caja|en la caja|del empaque|del envase|de la etiqueta|del folleto|"
+        r"mode d'emploi|la notice|sur la boîte|de la boîte|sur l'emballage|de l'étiquette|"
+        r"bedienungsanleitung|anleitung|auf der verpackung|der packung|im handbuch|beipackzettel|"
+        r"manuale|sulla scatola|della scatola|sulla confezione|libretto|handleiding|op de doos|"
+        r"op de verpakking|bijsluiter|kullan\S* k\S*lavuzu|kutudaki|ambalajdaki|etiketteki|"
+        r"di label|di kemasan|di kotak|buku panduan|petunjuk (?:cuci|pemakaian|penggunaan)|"
+        r"trong sách|trên hộp|trên bao bì|hướng dẫn sử dụng|trên nhãn)\b|"
+        r"على العلبة|المطبوعة|دليل الاستخدام|প্যাকেট|লেবেল|ম্যানুয়াল|説明書|取説|箱の|说明书|"
+        r"說明書|包装上|包裝上|盒子上|설명서|박스에|포장에|मैनुअल|डिब्बे पर|पैकेट पर",
+    ),
     # role impersonation
     (
         "role-impersonation",
