@@ -749,7 +749,7 @@ def test_the_discard_in_english_does_not_build_the_other_languages_sets() -> Non
 
 
 def test_a_reviews_advice_to_ignore_the_printed_instructions_passes() -> None:
-    """"Ignore the instructions on the box" in a product review, in other languages, is advice
+    """ "Ignore the instructions on the box" in a product review, in other languages, is advice
     about a manual, not an override."""
     from manifold.security.guard import Scanner
 
