@@ -2967,7 +2967,10 @@ _T_AI_WORDS_ML = (
     r"für die ki|ai-?へ|liebe ki|lieber ki|hallo ki|hey ki|an die ki|@ki|@ia|@bot|asystencie|"
     r"ии,|ии:|штучний інтелект|ші,|챗봇|비서님|trợ lý|tro ly|asisten|τεχνητής νοημοσύνης|"
     r"τεχνητη νοημοσυνη|άκου|inteligența artificială|inteligenta artificiala|बॉट|एआई|"
-    r"असिस्टेंट|sun ai|suno ai|ai bhai|bhai ai|עוזר|robô|robo que|bot, |bot: |ai yg|ai yang"
+    r"असिस्टेंट|sun ai|suno ai|ai bhai|bhai ai|עוזר|robô|robo que|bot, |bot: |ai yg|ai yang|"
+    r"βοηθ|μοντέλ|ассистент|помощник|модел|асистент|штучн|agente ia|agente de ia|agente ai|"
+    r"מודל|בינה מלאכותית|النموذج|المساعد|الذكاء الاصطناعي|دستیار|هوش مصنوعی|اسسٹنٹ|"
+    r"مصنوعی ذہانت|মডেল|সহকারী|এআই|pembantu|katulong|yapay zek"
 )
 _LANG_OPENERS = (
     _T_VOCATIVE,
@@ -3301,6 +3304,8 @@ _ML_WEIGHTS: Final = {
     "escalate": ("escalation", 0.5),
     "spread": ("propagation", 0.55),
     "addressee": ("addressed", 0.45),
+    # an encoded text to decode and then carry out ("decodifica ... y ejecútalo")
+    "decode": ("multilingual", 0.75),
     # An order to say, send, pay, hide or pretend, with no one named: counts only with the model
     # addressed in the same text (see `_phrases`).
     "command": ("_command", 0.3),
