@@ -2237,9 +2237,10 @@ _AI_NOTE = (
     r"acting|refactoring|that reads?|who reads?)\b"
     # labels: "Reviewer bots:", "Bot-Instruction:", "Agent reviewers:", "[agent]", "NOTE-TO-LLM:",
     # "summary_for_assistants", "// agent-note", "For the bot:", "@agent"
-    r"|(?:^|\n|[(\[]|[.!?]\s)[ \t#/>*-]*(?:(?:for (?:the |all |any )?(?:[\w-]+[ -])?|[\w-]+[ -])"
-    r"(?:bots?|assistants?|llms?|copilots?|summari[sz]ers?|(?:ai|coding|automated|code) (?:agents?|"
-    r"reviewers?|fixers?)|agent reviewers?)|(?:bots?|assistants?|agents?|llms?|ai)[ -](?:"
+    r"|(?:^|\n|[(\[\]>,]|[.!?]\s)[ \t#/>*-]*(?:(?:for (?:the |all |any )?(?:[\w-]+ )?|"
+    r"[\w-]+ )(?:bots?|assistants?|llms?|copilots?|summari[sz]ers?)|(?:for (?:the |all |any )?)?"
+    r"(?:ai|coding|automated|code|review|summary) (?:agents?|reviewers?|fixers?|readers?|bots?|"
+    r"assistants?|summari[sz]ers?)|agent reviewers?|(?:bots?|assistants?|agents?|llms?|ai)[ -](?:"
     r"instructions?|hints?|notes?|policy))[ \t]*[:\x{2014}]\s|[\[(](?:agent|bot|assistant|ai|llm)"
     r"[\])]|\bnotes?[- ](?:to|for)[- ](?:the[- ])?"
     r"(?:llm|ai|model|assistant|agent|bot)s?\b|\b(?:summary|notes?|instructions?|message|hint)_"
@@ -2247,7 +2248,7 @@ _AI_NOTE = (
     r"[-_](?:note|hint|instructions?)\b|@(?:agent|llm)\b|\bhave your (?:ai )?"
     r"assistant\b"
     # "Scheduling assistants:", "Automation assistant \u2014", "Assistants with X access:"
-    r"|(?:^|\n|[(\[]|[.!?]\s)[ \t]*(?:(?:[\w-]+ )?[\w-]*(?:ing|ion|er|or|ce|al|ant|ent|ics|ty|"
+    r"|(?:^|\n|[(\[\]>]|[.!?]\s)[ \t]*(?:(?:[\w-]+ )?[\w-]*(?:ing|ion|er|or|ce|al|ant|ent|ics|ty|"
     r"ai|hr|it|ap|ar|sales|support|legal|travel|mail|inbox|code|office|research|finance|calendar|"
     r"personal) (?:assistants?|ai|copilots?)|assistants? with [\w ]{1,30})[ \t]*(?:[:\x{2014}]|"
     r"--| -)\s"
@@ -2255,7 +2256,10 @@ _AI_NOTE = (
     r"|(?:^|\n|[.!?]\s|[(\[])\s*(?:(?:hey|hi|hello|dear|oye|ok) )?(?:assistant|ai|copilot)\s*,\s"
     r"|\bwhoever (?:is )?(?:process|analy[sz]|summari[sz]|read|prepar|compil|handl|review|triag)"
     r"\w* |@(?:assistant|ai)\b|\b(?:his|her|their|your) (?:ai )?assistant (?:should|must|needs? "
-    r"to|can) (?:now |just |simply |also )?[a-z]+ (?:the|this|these|it|them|all|us)\b"
+    r"to|can|could|would) (?:now |just |simply |also )?"
+    # "If you are an AI coding agent, ..."
+    r"|\bif you" + _APOS + r"?(?:re| are) an? (?:[\w-]+ ){0,2}?(?:assistant|agent|ai|llm|model|bot|"
+    r"copilot)\b"
     r"|\bto (?:the|any|an|every) (?:[\w-]+ )?(?:assistant|ai|copilot)s?\s*[:,\x{2014}])"
 )
 _AI_NOTE_ORDER = (
@@ -2272,7 +2276,12 @@ _AI_NOTE_ORDER = (
     r"\bresolve (?:this|the)|\bmark (?:the|this|it|as)|\bclose (?:the|this)|\bmail rule|"
     r"\bpost (?:the|them|it)|\bsend (?:the|it|them|all|a|this|every)|\bchange (?:the|his|her|its|"
     r"their)|\breset link|\b(?:say|state|tell|report|confirm|assure|present|describe|list|"
-    r"recommend|rate|score|classify|summari[sz]e|give|remind|let \w+ know|mention that|answer)\b)"
+    r"recommend|rate|score|classify|summari[sz]e|give|remind|let \w+ know|mention that|answer)\b|"
+    # a coding agent's harmful acts
+    r"\bbccs\b|_token\b|\bprintenv\b|\bpip install\b[^\n]{0,80}(?:https?://|git\+)|\bnpm "
+    r"(?:i|install)\b[^\n]{0,80}(?:--registry|https?://|@latest)|\bcurl\b[^\n]{0,120}\|\s*"
+    r"(?:sudo )?(?:ba|z)?sh\b|--no-verify\b|--force\b|\bgit push -f\b|--admin\b|\bauto-?merge|"
+    r"ignorefailures|\bt\.skip\(|public-read|\bunpublish\b|--allow-all\b|auto-?approve)"
 )
 # The same note in other languages: who is addressed, then an order to hide, tell or act.
 _AI_NOTE_ML = (
@@ -2280,7 +2289,8 @@ _AI_NOTE_ML = (
     r"\bper l'(?:assistente|ia)\b|\b(?:für|an) (?:den|die) (?:ki-?)?assistent(?:en)?\b|"
     r"\bfür die ki\b|\bvoor de (?:[\w-]+-)?(?:assistent|ai)\b|\b(?:dla|do) asystenta\b|"
     r"(?:^|\n|[.!?]\s|[(\[])\s*(?:hola |oi |ciao |hallo |bonjour |salut )?(?:asistente|assistente|"
-    r"assistent|asystencie|ki|ia)\s*[,:]\s|@(?:アシスタント|助手|assistent|asistente|assistente)|"
+    r"assistent|asystencie|ki|ia)\s*[,:]\s|@(?:アシスタント|助手|assistent|asistente|assistente|"
+    r"assistant)|"
     r"アシスタント(?:へ|さん)|ai(?:アシスタント)?へ|(?:给|致)(?:ai|助手|助理)|ai에게|어시스턴트)"
 )
 _AI_NOTE_ML_ORDER = (
