@@ -31,6 +31,19 @@ def faulty(*opts: str, **extra: Any) -> dict[str, Any]:
     return stdio_upstream("faulty_server.py", *opts, **extra)
 
 
+def failing_first(starts: Path, fails: int, *opts: str, backoff: float, most: float) -> Any:
+    """A faulty upstream whose first `fails` starts exit (counted in `starts`)."""
+    return faulty(
+        "--starts",
+        str(starts),
+        "--fail-starts",
+        str(fails),
+        *opts,
+        restart_backoff_initial=backoff,
+        restart_backoff_max=most,
+    )
+
+
 def start_times(path: Path) -> list[float]:
     return [float(x) for x in path.read_text().split()] if path.exists() else []
 
@@ -39,17 +52,7 @@ def test_upstream_failing_its_first_starts_is_retried_until_it_comes_up(tmp_path
     starts = tmp_path / "starts"
     cfg = write_config(
         tmp_path / "gw.yaml",
-        {
-            "f": faulty(
-                "--starts",
-                str(starts),
-                "--fail-starts",
-                "3",
-                restart_backoff_initial=1.0,
-                restart_backoff_max=2.0,
-            ),
-            "ok": faulty(),
-        },
+        {"f": failing_first(starts, 3, backoff=1.0, most=2.0), "ok": faulty()},
     )
     with StdioGateway(cfg, tmp_path / "gw.log") as gw:
         gw.initialize()
@@ -79,18 +82,7 @@ def test_a_call_just_after_an_upstream_comes_back_waits_for_its_tools(tmp_path: 
     starts = tmp_path / "starts"
     cfg = write_config(
         tmp_path / "gw.yaml",
-        {
-            "f": faulty(
-                "--starts",
-                str(starts),
-                "--fail-starts",
-                "1",
-                "--list-delay",
-                "1.5",
-                restart_backoff_initial=0.5,
-                restart_backoff_max=0.5,
-            )
-        },
+        {"f": failing_first(starts, 1, "--list-delay", "1.5", backoff=0.5, most=0.5)},
     )
     with StdioGateway(cfg, tmp_path / "gw.log") as gw:
         gw.initialize()
