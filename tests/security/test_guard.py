@@ -583,14 +583,28 @@ NOTE = (
 )
 
 
-def test_the_model_alone_marks_but_does_not_refuse() -> None:
-    """A text the model is sure about, with no rule signal: it may be marked, never refused
-    (the model's false positives on ordinary text had no rule signal)."""
+def test_the_model_alone_marks_and_refuses_only_past_its_alone_line() -> None:
+    """A text the model is sure about, with no rule signal: marked, and refused only from the
+    model's `alone` line on (the model's false positives on ordinary text had no rule signal)."""
+    from manifold.security.guard_model import ALONE
+
     note = NOTE
     assert RULES.score(note, "description").score == 0.0
     v = S.score(note, "description")
-    assert v.classifier is not None and v.classifier >= S.model.t_block  # type: ignore[union-attr]
-    assert v.score < GuardConfig().block, v
+    model = S.model
+    assert model is not None and v.classifier is not None and v.classifier >= model.t_block
+    if v.classifier < model.t_alone:
+        assert GuardConfig().quarantine <= v.score <= ALONE < GuardConfig().block, v
+    else:
+        assert v.score >= GuardConfig().block, v
+    # the same verdict with the line moved above the text's probability: marked only
+    saved = model.t_alone
+    try:
+        model.t_alone = 2.0
+        v = S.score(note + " ", "description")
+        assert GuardConfig().quarantine <= v.score < GuardConfig().block, v
+    finally:
+        model.t_alone = saved
 
 
 @pytest.mark.parametrize("text", LEARNED)
