@@ -20,14 +20,13 @@ each sentence the prefilter fires on), so it is trained on windows, labelled one
   system prompt, persona and developer-mode jailbreaks, fake updates, completion tricks, tool
   orders, false statements, markdown exfiltration, poisoned descriptions; 18 languages) and
   benign texts with the same words, bare or in a carrier;
-- the labelled corpora, written by fifteen other authors (`REAL`, by author: the tuning
-  corpus, held-out 1 to 10 (both halves of 3, 4 and 5), the development half of held-out 11,
-  and held-out 13, 14 and 16, all in `tests/security/data/`; they are training data now,
-  not measures): a benign text's windows are benign, a short injection's (600 characters or
-  fewer) are injections; in a long one, the windows that touch the lines no benign text of
-  the same corpus has (what differs from a benign version of the carrier) when those are a
-  minority of its lines, else the windows the rules give a signal of their own, the others
-  left out (`_real_labels`).
+- the labelled corpora, written by seventeen other authors (`REAL`, by author: the tuning
+  corpus, held-out 1 to 16 (both halves of 3, 4, 5 and 11), all in `tests/security/data/`;
+  they are training data now, not measures): a benign text's windows are benign, a short
+  injection's (600 characters or fewer) are injections; in a long one, the windows that touch
+  the lines no benign text of the same corpus has (what differs from a benign version of the
+  carrier) when those are a minority of its lines, else the windows the rules give a signal
+  of their own, the others left out (`_real_labels`).
   Their windows weigh `--real-share` (0.5) of the generated windows in all, so that a few
   thousand count against tens of thousands;
 - real text chunks of installed packages' docs and sources, from the quarter of the files
@@ -129,9 +128,11 @@ REAL = {
     "heldout8": ["guard_heldout8.jsonl"],
     "heldout9": ["guard_heldout9.jsonl"],
     "heldout10": ["guard_heldout10.jsonl"],
-    "heldout11": ["guard_heldout11_dev.jsonl"],
+    "heldout11": ["guard_heldout11_dev.jsonl", "guard_heldout11_test.jsonl"],
+    "heldout12": ["guard_heldout12.jsonl"],
     "heldout13": ["guard_heldout13.jsonl"],
     "heldout14": ["guard_heldout14.jsonl"],
+    "heldout15": ["guard_heldout15.jsonl"],
     "heldout16": ["guard_heldout16.jsonl"],
 }
 _SHORT = 600
