@@ -168,16 +168,19 @@ class Gateway:
         """Wait out the catalog refreshes in flight that could bring `name` (a client-facing
         name that routes nowhere yet): an upstream that has just come up answers calls a
         moment before its lists arrive. With a prefix only that upstream's refresh counts.
-        Each refresh is bounded by its list calls' timeouts. True when one was waited for."""
+        The wait is bounded by the upstream's call `timeout` (a list of many slow pages goes
+        on after it; the call then hears "Unknown tool"). True when one was waited for."""
         cfg = self.config
-        pending = [
-            t
+        pending = {
+            up: t
             for up, t in self._refreshing.items()
             if not t.done() and (not cfg.prefix or name.startswith(up + cfg.separator))
-        ]
+        }
         if not pending:
             return False
-        await asyncio.wait(pending)
+        ups = [self.upstreams.get(up) or self.replicas.get(up) for up in pending]
+        bound = max((u.cfg.timeout for u in ups if u is not None), default=60.0)
+        await asyncio.wait(pending.values(), timeout=bound)
         return True
 
     async def ensure_lazy(self) -> None:
