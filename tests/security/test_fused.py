@@ -179,3 +179,45 @@ def test_a_user_rule_keeps_two_steps() -> None:
     assert any(isinstance(o, Guard) for o in owners)
     _, out = _through(gw, orjson.dumps({"content": [{"type": "text", "text": "TKT-123456"}]}))
     assert _text(out) == "[REDACTED:ticket]"
+
+
+def test_a_large_result_is_read_by_the_guard_while_redaction_redacts_it() -> None:
+    """Past `max_scan_chars` the guard's prefilter reads the result in a worker thread while
+    redaction redacts it: the answers are still redaction's, then the guard's, as two steps
+    give them (a secret redacted, an injection refused, a clean page relayed as it came)."""
+    fused = _gateway()
+    two = _gateway(guard={"enabled": False})  # redaction alone, the guard as its own step
+    guard2 = Guard(fused.config.security.guard)
+    line = "The quarterly report shows revenue grew by four percent in the northern region.\n"
+    filler = line * 20_000  # 1.6 MB
+    cut = len(filler) // 2
+
+    async def as_two(ctx: CallContext, res: rpc.Incoming) -> rpc.Incoming:
+        async def inner(c: CallContext) -> rpc.Incoming:
+            return await two.hooks.call_chain(lambda _c: _answer(res))(c)
+
+        return await guard2.call(ctx, inner)
+
+    async def _answer(res: rpc.Incoming) -> rpc.Incoming:
+        return res
+
+    pages = {
+        "clean": filler,
+        "secret": filler[:cut] + f"key {AWS}\n" + filler[cut:],
+        "injection": filler[:cut] + INJECTION + "\n" + filler[cut:],
+        "both": filler[:cut] + f"{INJECTION} key {AWS}\n" + filler[cut:],
+    }
+    for name, text in pages.items():
+        raw = orjson.dumps({"content": [{"type": "text", "text": text}], "_meta": META})
+        assert len(raw) > fused.config.security.guard.max_scan_chars
+        res, one = _through(fused, raw)
+        ctx = CallContext("tools/call", {"name": "t", "arguments": {"q": "x"}}, Route("up", "t"),
+                          "up__t", Sink(), None)  # fmt: skip
+        other = asyncio.run(as_two(ctx, res))
+        assert bytes(one.result) == bytes(other.result), name
+        body = orjson.loads(bytes(one.result))
+        assert (one is res) == (name == "clean"), name
+        assert AWS not in bytes(one.result).decode(), name
+        assert (body.get("isError") is True) == (name in ("injection", "both")), name
+        if name == "secret":
+            assert "[REDACTED:aws-access-key]" in _text(one)

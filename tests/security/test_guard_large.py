@@ -154,3 +154,40 @@ def test_a_long_input_fires_the_same_triggers_as_one_set() -> None:
         if want and want != [g.scanner.run_id]:
             assert sorted(match(raw)) == want
     assert g.scanner.suspicious(page[:50_000]) and _blocked(g, _page(page[:50_000] + INJECTION))
+
+
+@pytest.mark.parametrize("parts", [True, False])
+def test_the_middles_halves_are_read_alike_in_one_thread_or_two(
+    parts: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The second half of the middle is prefiltered in its own thread (`_PARTS`), or in the
+    scan's own on a one-core machine: the same windows are kept either way, and an injection
+    in either half is found."""
+    from manifold.security import guard as guard_mod
+
+    if not parts:
+        monkeypatch.setattr(guard_mod, "_PARTS", None)
+    g = Guard(GuardConfig())
+    tokens = _tokens(2_000_000)
+    for at in (0.3, 0.8):
+        mid = tokens.index(" ", int(len(tokens) * at))
+        page = _page(tokens[:mid] + "\n" + INJECTION + "\n" + tokens[mid:])
+        assert _blocked(g, page)
+        assert INJECTION in g._around(page)
+
+
+def test_a_page_of_one_long_token_fires_the_encoded_trigger_in_every_window() -> None:
+    """A result that is one run of base64 letters (a chunk where only the encoded-payload
+    trigger fires has its windows asked for the run alone): the windows kept are the first
+    ones, as every window fires, and an encoded payload among long tokens in the middle is
+    in a window kept (as far as `large_windows` reaches)."""
+    g = Guard(GuardConfig(max_scan_chars=65_536))
+    blob = ("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_" * 40_000)[:2_000_000]
+    text = g._around(_page(blob))
+    assert 32 * 4096 < len(text) < 32 * 4096 + 3 * 65_536
+    assert not _blocked(g, _page(blob))
+    payload = base64.b64encode(INJECTION.encode()).decode()
+    tokens = _tokens(1_000_000)
+    for at, kept in ((100_000, True), (600_000, False)):
+        cut = tokens.index(" ", at)
+        assert (payload in g._around(_page(tokens[:cut] + " " + payload + tokens[cut:]))) is kept

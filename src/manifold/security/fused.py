@@ -20,7 +20,9 @@ a result of up to `SMALL_BYTES`:
    result.
 
 The order is the one of two steps: redacted first, then judged; each module's decisions are
-its own (tests/security/test_fused.py runs both chains over the corpora). A longer result,
+its own (tests/security/test_fused.py runs both chains over the corpora). A result the guard
+reads as a large one (`Guard.reads_large`) has the guard's prefilter read it in a worker thread
+while redaction redacts it (`FusedAnswer._large`). Another result longer than `SMALL_BYTES`,
 an error and a method the guard does not read go through `Redaction.answer` and `Guard.after`
 as they are; an error raised by the upstream goes through `Redaction.redacted_error` then
 `Guard.screened` (redaction's `on_error`).
@@ -60,6 +62,8 @@ class FusedAnswer:
     async def __call__(self, ctx: CallContext, res: rpc.Incoming) -> rpc.Incoming:
         guard, redaction = self.guard, self.redaction
         if not guard.reads(ctx, res) or len(res.result) > SMALL_BYTES:
+            if guard.reads_large(ctx, res):
+                return await self._large(ctx, res)
             return await guard.after(ctx, redaction.answer(ctx, res))
         raw = res.result
         b = prefiltered(raw)
@@ -77,6 +81,20 @@ class FusedAnswer:
         if new is not res:  # redacted: the guard reads what the client will
             return await guard.after(ctx, new)
         return await guard.after(ctx, res, (b, bool(hit)))
+
+    async def _large(self, ctx: CallContext, res: rpc.Incoming) -> rpc.Incoming:
+        """A large result (`Guard.reads_large`): the guard's prefilter reads it in a worker
+        thread while redaction redacts it here (both mostly in RE2, which lets go of the
+        interpreter lock). Unless redaction changed it, the guard then scores what its
+        prefilter kept; else it reads the redacted result afresh (the order of two steps)."""
+        around = self.guard.around_soon(res.result)
+        try:
+            new = self.redaction.answer(ctx, res)
+        finally:
+            text = await around
+        if new is not res:
+            return await self.guard.after(ctx, new)
+        return await self.guard.large(ctx, res, res.result, text)
 
 
 def fusable(redaction: Redaction) -> bool:

@@ -102,10 +102,12 @@ import asyncio
 import base64
 import binascii
 import codecs
+import concurrent.futures
 import fnmatch
 import functools
 import json
 import logging
+import os
 import re
 import time
 import unicodedata
@@ -170,6 +172,18 @@ _WINDOW: Final = 4096
 _OVERLAP: Final = 512
 _CONTEXT: Final = 1024
 _EDGE: Final = 64 * 1024
+# The second half of a large result's middle is prefiltered in this thread while the scan's
+# own reads the first (`Guard._around`): one thread, so a flood of large results queues there
+# and never holds more than one more core; none on a one-core machine. Halves of fewer than
+# `_PART_WINDOWS` windows are not worth the hand-over.
+_PARTS: Final = (
+    concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="guard-large")
+    if (os.cpu_count() or 1) > 1
+    else None
+)
+_PART_WINDOWS: Final = 64
+_MODEL_APART: Final = 64 * 1024  # characters: the model's probability in `_PARTS` meanwhile
+_CHUNK_WINDOWS: Final = 16  # windows prefiltered as one chunk first (`Guard._fired_windows`)
 # A JSON escape in a fragment of JSON text (the text of a large result's window).
 _JSON_ESCAPE: Final = re.compile(r"\\(?:u([0-9a-fA-F]{4})|(.))", re.S)
 _JSON_SIMPLE: Final = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f"}
@@ -2933,6 +2947,26 @@ def b64_run(raw: bytes | memoryview | str) -> bool:
     return False
 
 
+def _run_in(raw: bytes | memoryview, classes: bytes, a: int, z: int) -> bool:
+    """`b64_run(raw[a:z])`, given `classes`, `raw` mapped as it maps its input (one mapping
+    for many windows of a chunk)."""
+    at = classes.find(_RUN_24, a, z)
+    while at >= 0:
+        if _B64_HOLDS_AT.match(raw, at, z) is not None:
+            return True
+        end = classes.find(b" ", at, z)
+        if end < 0:
+            return False
+        at = classes.find(_RUN_24, end, z)
+    return False
+
+
+def _found(b: bytes, needle: bytes, start: int) -> int:
+    """Where `needle` next occurs in `b` from `start`, or `len(b)`."""
+    i = b.find(needle, start)
+    return len(b) if i < 0 else i
+
+
 # Triggers after which the other languages' patterns are matched too (`Scanner.score`): the
 # model named by a vocative ("Assistant," matches some of their addressee patterns as well),
 # and what can hide a trigger word from the bytes (invisible, tag, mixed-script and styled
@@ -3536,10 +3570,18 @@ class Scanner:
         # (each pattern holds one: see the phrases file): their sets are then not built, nor
         # held, for a gateway whose text is all English.
         ml = not self._ml_triggers.isdisjoint(fired)
+        model = self.model
+        # A long text's probability is computed in another thread meanwhile (the rules' scan
+        # spends most of its time in RE2, which lets go of the interpreter lock).
+        prob = (
+            _PARTS.submit(model.prob, text, self.suspicious)
+            if model is not None and _PARTS is not None and len(text) >= _MODEL_APART
+            else None
+        )
         self._scan(text, surface, v, 0, ml)
         v.finish()
-        if self.model is not None:
-            self.model.apply(text, v, self.suspicious)
+        if model is not None:
+            model.apply(text, v, self.suspicious, prob)
         return v
 
     def _scan(self, text: str, surface: str, v: Verdict, depth: int, ml: bool = True) -> None:
@@ -4290,7 +4332,7 @@ class Guard:
         if not raw:
             return res
         if len(raw) > self.scanner.max_scan_chars:
-            return await self._large(ctx, res, raw)
+            return await self.large(ctx, res, raw)
         # The prefilter (over the bytes as `prefiltered` gives them): most results end here,
         # unless the JSON spells text with escapes (`\u0049gnore`), which the model reads
         # decoded, or holds a resource blob of text (base64 hides the words): then it runs
@@ -4326,14 +4368,35 @@ class Guard:
             v = self.scanner.score(text, "result")
         return self._judged(ctx, res, obj, v)
 
-    async def _large(self, ctx: CallContext, res: rpc.Incoming, raw: Any) -> rpc.Incoming:
+    def reads_large(self, ctx: CallContext, res: rpc.Incoming) -> bool:
+        """Whether `after` reads this answer as a large result (`large`): a result longer
+        than `max_scan_chars` bytes, of a method the guard reads, from an upstream it does
+        not trust."""
+        upstream = ctx.route.upstream
+        return (
+            ctx.method in self._methods
+            and res.error is None
+            and len(res.result) > self.scanner.max_scan_chars
+            and upstream != _GATEWAY
+            and not (self._trusted and self.trusted(upstream))
+        )
+
+    def around_soon(self, raw: Any) -> asyncio.Future[str]:
+        """`_around(raw)` started now in a worker thread (a caller with other work to do
+        meanwhile, see `security/fused.py`), for `large`'s `text`."""
+        return asyncio.get_running_loop().run_in_executor(None, self._around, raw)
+
+    async def large(
+        self, ctx: CallContext, res: rpc.Incoming, raw: Any, text: str | None = None
+    ) -> rpc.Incoming:
         """A result longer than `max_scan_chars` bytes: scored on its head, its tail and the
-        windows of its middle where the prefilter fired (`_around`), never decoded whole
-        unless it is to be refused or marked."""
+        windows of its middle where the prefilter fired (`_around`; `text` when the caller
+        has it already), never decoded whole unless it is to be refused or marked."""
         upstream = ctx.route.upstream
         if upstream == _GATEWAY or (self._trusted and self.trusted(upstream)):
             return res
-        text = await asyncio.to_thread(self._around, raw)
+        if text is None:
+            text = await asyncio.to_thread(self._around, raw)
         self._trim_soon()
         if not text:
             return res
@@ -4355,13 +4418,98 @@ class Guard:
         the `large_windows` windows of its middle where the prefilter fired (those firing more
         triggers other than the encoded-payload ones first, then in order), each with
         `_CONTEXT` bytes either side; read from the JSON text, its escapes decoded. "" when
-        the prefilter fired nowhere. The prefilter reads every byte of the result."""
+        the prefilter fired nowhere. The prefilter reads every byte of the result: the
+        middle's second half in another thread (`_PARTS`) while this one reads the first
+        (RE2 lets go of the interpreter lock while it matches)."""
         b = bytes(raw)
         view = memoryview(b)
         n = len(b)
         edge = min(_EDGE, self.scanner.max_scan_chars // 2)  # n > max_scan_chars >= 2 * edge
+        fired = self._fired_in(b, view)
+        spans: list[tuple[int, int]] = []
+        if fired(0, edge + _OVERLAP):
+            spans.append((0, edge))
+        starts = range(edge, n - edge, _WINDOW)
+        half = len(starts) // 2
+        if _PARTS is not None and half >= _PART_WINDOWS:
+            later = _PARTS.submit(self._fired_windows, b, view, starts[half:])
+            try:
+                ranked = self._fired_windows(b, view, starts[:half], fired)
+            finally:
+                ranked += later.result()
+        else:
+            ranked = self._fired_windows(b, view, starts, fired)
+        ranked.sort()
+        for _, a in sorted(ranked[: self.cfg.large_windows], key=lambda t: t[1]):
+            lo, hi = max(a - _CONTEXT, 0), min(a + _WINDOW + _OVERLAP + _CONTEXT, n)
+            if spans and lo <= spans[-1][1]:
+                spans[-1] = (spans[-1][0], hi)
+            else:
+                spans.append((lo, hi))
+        if fired(n - edge - _OVERLAP, n):
+            if spans and n - edge <= spans[-1][1]:
+                spans[-1] = (spans[-1][0], n)
+            else:
+                spans.append((n - edge, n))
+        return "\n\n".join(_json_text(view[a:z]) for a, z in spans)
+
+    def _fired_windows(
+        self,
+        b: bytes,
+        view: memoryview,
+        starts: range,
+        fired: Callable[[int, int], Any] | None = None,
+    ) -> list[tuple[int, int]]:
+        """The windows from `starts` where the prefilter fired, as (minus the number of
+        triggers but the weak ones, start)."""
+        fired = fired or self._fired_in(b, view)
+        match, run = self._match, self.scanner.run_id
+        weak, n = self._weak, len(b)
+        run_rank = -len({run} - weak)
+        ranked: list[tuple[int, int]] = []
+        # In chunks of `_CHUNK_WINDOWS` windows, each matched first (one RE2 pass over most
+        # of a large result, not one a window): a chunk where nothing fired has no window that
+        # would, and one where only the base64 trigger fired has its windows asked for the run
+        # alone (what the prefilter would answer for each).
+        # (where the next escape or protocol key (`prefiltered`) is, searched once for all the
+        # chunks)
+        esc_at, key_at = -1, -1
+        for c in range(0, len(starts), _CHUNK_WINDOWS):
+            group = starts[c : c + _CHUNK_WINDOWS]
+            a0, z0 = group[0], min(group[-1] + _WINDOW + _OVERLAP, n)
+            if esc_at < a0 and esc_at != n:
+                esc_at = _found(b, b"\\", a0)
+            if key_at < a0 and key_at != n:
+                key_at = _found(b, _PROTOCOL_KEY, a0)
+            esc = esc_at < z0
+            if esc and _ASCII_ESCAPE.search(view[a0:z0]):
+                data: bytes | memoryview = b""  # (windows read decoded, see `_fired_in`)
+            elif esc or key_at + len(_PROTOCOL_KEY) <= z0:
+                data = prefiltered(view[a0:z0])
+            else:
+                data = view[a0:z0]
+            ids = match(data) if data else None
+            if ids is not None and not ids:
+                continue
+            if ids == [run]:
+                classes = bytes(data).translate(_RUN_BYTES)
+                ranked.extend(
+                    (run_rank, a)
+                    for a in group
+                    if _run_in(data, classes, a - a0, min(a + _WINDOW + _OVERLAP, n) - a0)
+                )
+                continue
+            for a in group:
+                ids = fired(a, min(a + _WINDOW + _OVERLAP, n))
+                if ids:
+                    ranked.append((-len(set(ids) - weak), a))
+        return ranked
+
+    def _fired_in(self, b: bytes, view: memoryview) -> Callable[[int, int], Any]:
+        """The prefilter over `b[a:z]` as `prefiltered` reads it (copied only when that
+        changes it), for windows asked in order (each needle searched once for them all)."""
         match = self._match  # (one matcher reads inputs of any length)
-        weak = self._weak
+        n = len(b)
         # Where `needle` next occurs: (searched from, first occurrence from there or n), so the
         # windows, in order, read each byte once for it, not once a window.
         seen: dict[bytes, tuple[int, int]] = {}
@@ -4376,34 +4524,13 @@ class Guard:
             return i + len(needle) <= z
 
         def fired(a: int, z: int) -> Any:
-            # Each window as `prefiltered` reads it (copied only when that changes it).
             esc = holds(b"\\", a, z)
-            ids = match(prefiltered(view[a:z]) if esc or holds(b'"io.', a, z) else view[a:z])
+            ids = match(prefiltered(view[a:z]) if esc or holds(_PROTOCOL_KEY, a, z) else view[a:z])
             if not ids and esc and _ASCII_ESCAPE.search(view[a:z]):
                 ids = match(_json_text(view[a:z]).encode("utf-8", "surrogatepass"))
             return ids
 
-        spans: list[tuple[int, int]] = []
-        if fired(0, edge + _OVERLAP):
-            spans.append((0, edge))
-        ranked: list[tuple[int, int]] = []
-        for a in range(edge, n - edge, _WINDOW):
-            ids = fired(a, min(a + _WINDOW + _OVERLAP, n))
-            if ids:
-                ranked.append((-len(set(ids) - weak), a))
-        ranked.sort()
-        for _, a in sorted(ranked[: self.cfg.large_windows], key=lambda t: t[1]):
-            lo, hi = max(a - _CONTEXT, 0), min(a + _WINDOW + _OVERLAP + _CONTEXT, n)
-            if spans and lo <= spans[-1][1]:
-                spans[-1] = (spans[-1][0], hi)
-            else:
-                spans.append((lo, hi))
-        if fired(n - edge - _OVERLAP, n):
-            if spans and n - edge <= spans[-1][1]:
-                spans[-1] = (spans[-1][0], n)
-            else:
-                spans.append((n - edge, n))
-        return "\n\n".join(_json_text(view[a:z]) for a, z in spans)
+        return fired
 
     def _judged(
         self, ctx: CallContext, res: rpc.Incoming, obj: dict[str, Any], v: Verdict

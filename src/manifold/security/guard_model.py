@@ -35,6 +35,7 @@ import unicodedata
 import zlib
 from array import array
 from collections.abc import Callable, Iterator
+from concurrent.futures import Future
 from importlib import resources
 from itertools import pairwise
 from typing import Final
@@ -303,9 +304,16 @@ class Model:
             w = min(w, ALONE)
         return w, round(1.0 - (1.0 - rule_score) * (1.0 - w), 3)
 
-    def apply(self, text: str, v: Verdict, suspicious: Callable[[str], bool]) -> None:
-        """Adds the reason `classifier` to a finished verdict (and its probability)."""
-        p = self.prob(text, suspicious)
+    def apply(
+        self,
+        text: str,
+        v: Verdict,
+        suspicious: Callable[[str], bool],
+        prob: Future[float | None] | None = None,
+    ) -> None:
+        """Adds the reason `classifier` to a finished verdict (and its probability); `prob`:
+        `prob(text, suspicious)` when the caller had it computed meanwhile."""
+        p = self.prob(text, suspicious) if prob is None else prob.result()
         if p is None:
             return
         v.classifier = round(p, 3)
