@@ -20,8 +20,9 @@ each sentence the prefilter fires on), so it is trained on windows, labelled one
   system prompt, persona and developer-mode jailbreaks, fake updates, completion tricks, tool
   orders, false statements, markdown exfiltration, poisoned descriptions; 18 languages) and
   benign texts with the same words, bare or in a carrier;
-- the labelled corpora, written by seventeen other authors (`REAL`, by author: the tuning
-  corpus, held-out 1 to 16 (both halves of 3, 4, 5 and 11), all in `tests/security/data/`;
+- the labelled corpora, written by twenty other authors (`REAL`, by author: the tuning
+  corpus, held-out 1 to 16, 18, 20 and 22 (both halves of 3, 4, 5 and 11), all in
+  `tests/security/data/`;
   they are training data now, not measures): a benign text's windows are benign, a short
   injection's (600 characters or fewer) are injections; in a long one, the windows that touch
   the lines no benign text of the same corpus has (what differs from a benign version of the
@@ -134,6 +135,9 @@ REAL = {
     "heldout14": ["guard_heldout14.jsonl"],
     "heldout15": ["guard_heldout15.jsonl"],
     "heldout16": ["guard_heldout16.jsonl"],
+    "heldout18": ["guard_heldout18.jsonl"],
+    "heldout20": ["guard_heldout20.jsonl"],
+    "heldout22": ["guard_heldout22.jsonl"],
 }
 _SHORT = 600
 

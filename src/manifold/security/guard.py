@@ -604,6 +604,18 @@ _ENGLISH: list[tuple[str, float, str]] = [
         r"document|data|numbers|figures)|it says|they say)\b[^.!?\n]*\b(?:say|tell|claim|state|"
         r"report|answer|reply|conclude|respond|rate|recommend)\b",
     ),
+    # a false report ordered: the run, the spike, the PR "described as" what it is not
+    (
+        "user-directed",
+        0.7,
+        _I + r"\b(?:summari[sz]e|describe|report|present|call|characteri[sz]e|label|frame|"
+        r"portray|mark|classify|log|record|list|write (?:it|this) up)\b (?:(?:this|that|these|"
+        r"the)(?: [\w-]+){0,2}|it|them|everything)(?: (?:run|change(?:set)?|incident|result|"
+        r"spike|failure|alert|finding|scan|review|pr|deploy(?:ment)?))? as (?:an? )?(?:"
+        r"successful|success|passed|passing|expected|normal|routine|healthy|resolved|fixed|"
+        r"clean|safe|benign|harmless|minor|low|approved|verified|legitimate|seasonal|"
+        r"(?:a )?false positive|['\"])",
+    ),
     (
         "exfil-url",
         0.6,
@@ -1028,6 +1040,25 @@ _COMMON: list[tuple[str, float, str]] = [
         r"not|won't|will not) refuse|answers? (?:any|every|all) (?:questions?|requests?)|"
         r"anything now|jailbr\w*|break free|broken free|(?:does not|doesn't) follow|ignores? "
         r"(?:all )?(?:rules|policies|guidelines))",
+    ),
+    # a persona assigned, then in the same paragraph what it is free of ("From this message on
+    # you are going to act as MOTH ... MOTH never filters")
+    (
+        "jailbreak",
+        0.75,
+        _I + r"(?:^|\n|[.!?;:,)\]]\s+)[ \t>*#-]*(?:(?:starting (?:now|today)|as of now|from now "
+        r"on),? )?(?:you are now|you're now|from (?:now on|this "
+        r"(?:message|point|moment)(?: on(?:wards?)?)?|here on),? you|you (?:will|are going to|"
+        r"'re going to|must) (?:now )?(?:act|play|pretend|be|roleplay)\b|act as|pretend (?:to "
+        r"be|you(?:'re| are))|role-?play as|play the (?:role|part) of|take on the (?:role|persona)"
+        r" of|stay in character|imagine (?:that )?you(?:'re| are)|let'?s play a game)"
+        r"(?:[^\n]|\n[^\n])*\b(?:never (?:refuses?|declines?|says? no|filters?|hedges?|adds? "
+        r"(?:any )?(?:warnings?|disclaimers?|caveats?))|(?:doesn't|does not|don't|no longer) "
+        r"cares? about (?:the )?(?:company'?s? |any )?(?:rules|policies|guidelines|ethics)|(?:rules|guidelines|restrictions|filters|policies) (?:are|is) (?:now )?(?:"
+        r"paused|suspended|lifted|disabled|gone)|answers? (?:everything|anything)|(?:doesn't|"
+        r"does not) know what (?:a )?content policy|without (?:any )?(?:restrictions|limits|"
+        r"filters|censorship|guidelines)|no (?:restrictions|limits|filters|censorship|guidelines|"
+        r"content policy)|unrestricted|unfiltered|uncensored|amoral)\b",
     ),
     (
         "jailbreak",
@@ -1474,6 +1505,77 @@ _COMMON: list[tuple[str, float, str]] = [
     ),
 ]
 _ENGLISH.extend(_COMMON)
+
+# The jailbreak community's standing forms, each by what it does: a new set of values for the
+# old ones, the refusals switched off, the text addressed to the model and not its user, the
+# reader made an unrestricted model, a next task handed over after a fake end, the safety
+# behaviour suspended, the answer it would give without its policy, a token game that punishes
+# refusals.
+_ENGLISH.extend(
+    [
+        (
+            "jailbreak",
+            0.75,
+            _I + r"\b(?:a |the )?new set of (?:values|rules|instructions|guidelines|principles)\b"
+            r"(?:[^\n]|\n[^\n])*\byour (?:old|previous|original|current) (?:values|rules|"
+            r"instructions|guidelines|principles)\b|\b(?:the|your) (?:document|instructions|"
+            r"rules|guidelines|constitution|policy|prompt) you(?:'re| are) following (?:right "
+            r"now |now )?(?:is|are) (?:outdated|obsolete|void|replaced|superseded|no longer "
+            r"valid)\b",
+        ),
+        (
+            "jailbreak",
+            0.75,
+            _I + r"\b(?:disables?|removes?|turns? off|switch(?:es)? off|bypass(?:es)?) (?:the |"
+            r"your |its )?refusals?(?: (?:subsystem|module|mechanism|system|layer|reflex))?\b|"
+            r"\brefusal (?:subsystem|module|mechanism|reflex) (?:is |has been )?(?:off|disabled|"
+            r"removed)\b",
+        ),
+        (
+            "role-impersonation",
+            0.75,
+            _I + r"\baddressed to (?:the |any )?(?:assistant|ai|model|llm|language model|agent|"
+            r"chatbot)(?: model)?,? (?:and )?not (?:to )?(?:the|its|your) (?:human|user)\b",
+        ),
+        (
+            "jailbreak",
+            0.75,
+            _I + r"\btreat yourself as (?:an? )?(?:unrestricted|unfiltered|uncensored|jailbroken|"
+            r"unaligned)\b|\byou(?:'re| are) (?:a |an |the )?(?:jailbroken|unrestricted|"
+            r"unfiltered|uncensored|liberated|unchained|unshackled|unaligned) (?:model|ai|"
+            r"assistant|llm|chatbot|version)\b",
+        ),
+        (
+            "override",
+            0.75,
+            _I + r"\b(?:next|new|real|actual|updated|true) task for you\b|\bbegin (?:the )?next "
+            r"task\b",
+        ),
+        (
+            "jailbreak",
+            0.6,
+            _I + r"\b(?:your|its) (?:safety (?:behaviou?rs?|guidelines|rules|training|filters?|"
+            r"settings|protocols?)|guidelines|guardrails|filters?|restrictions|content "
+            r"polic(?:y|ies)|ethical (?:guidelines|constraints)|alignment)\b[^.\n]{0,30}\b(?:"
+            r"switched off|turned off|suspended|disabled|deactivated|lifted|paused|removed)\b|"
+            r"\b(?:suspend|disable|deactivate|switch off|turn off|lift|pause) (?:all |your |its )?"
+            r"(?:safety (?:behaviou?rs?|guidelines|rules|filters?|protocols?)|guardrails|content "
+            r"(?:filters?|polic(?:y|ies))|ethical (?:guidelines|constraints)|refusals?)\b|\bif "
+            r"you (?:had|have|were) (?:no|without) (?:any )?(?:polic(?:y|ies)|rules|restrictions|"
+            r"filters?|guidelines|limits|censorship|safety)\b|\bbefore any safety training\b",
+        ),
+        (
+            "jailbreak",
+            0.6,
+            _I + r"\b(?:lose|lost|deduct\w*|take away|minus|costs? you)\s+(?:\d+|one|five|ten|a|"
+            r"\w+)?\s*"
+            r"(?:tokens?|points?|lives|credits)\b(?:[^\n]|\n[^\n])*\b(?:refus|declin|warning|"
+            r"can't|cannot|guideline|polic|shut ?down)|\b(?:refus|declin|warn|hedg)\w*[^\n]*\b"
+            r"(?:lose|lost|deduct\w*)\s+(?:\d+|one|five|ten|a|\w+)?\s*(?:tokens?|points?|"
+            r"lives)\b",
+        ),
+    ]
+)
 
 # Families written by what they do, not by one author's words (each checked against the
 # benign corpora and real package text before it went in): what the model was given declared
@@ -3056,6 +3158,16 @@ _TRIGGERS_EN = [
     r"start of this conversation|beginning of this conversation|start of this chat|"
     r"beginning of this chat|top of this conversation",
     r"ignor",
+    # (the jailbreak community's standing forms, see `_ENGLISH`)
+    r"new set of|refusal|task for you|next task|if you had no|if you have no|if you were "
+    r"without|safety training|lose 5|lose 10|lose 1 |lose one|lose a token|lose tokens|lose "
+    r"points|lose a point|lose a life|lose lives|tokens deducted|points deducted|you are "
+    r"following|you're following|costs you|jailbroken|unchained|unshackled|unaligned|"
+    r"liberated|treat yourself as|play a game|no longer cares|no longer care|guardrails",
+    # (a false report ordered, see `_GENERAL`: "describe the run as successful")
+    r"as successful|as success|as passed|as passing|as expected|as normal|as routine|"
+    r"as healthy|as resolved|as fixed|as clean|as safe|as benign|as harmless|as minor|"
+    r"as approved|as verified|as legitimate|as seasonal|as a false positive|as false positive",
     r"disregard",
     r"forget",
     r"overrid",
