@@ -1772,7 +1772,7 @@ def test_the_jailbreak_communitys_standing_forms_block(text: str) -> None:
 @pytest.mark.parametrize("text", JAILBREAK_MARKS)
 def test_a_token_game_and_guardrails_turned_off_mark(text: str) -> None:
     v = RULES.score(text)
-    assert 0.5 <= v.score, v
+    assert v.score >= 0.5, v
 
 
 @pytest.mark.parametrize("text", JAILBREAK_LOOKALIKES)
