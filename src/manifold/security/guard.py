@@ -1055,7 +1055,8 @@ _COMMON: list[tuple[str, float, str]] = [
         r"(?:[^\n]|\n[^\n])*\b(?:never (?:refuses?|declines?|says? no|filters?|hedges?|adds? "
         r"(?:any )?(?:warnings?|disclaimers?|caveats?))|(?:doesn't|does not|don't|no longer) "
         r"cares? about (?:the )?(?:company'?s? |any )?(?:rules|policies|guidelines|ethics)|"
-        r"(?:rules|guidelines|restrictions|filters|policies) (?:are|is) (?:now )?(?:paused|suspended|lifted|disabled|gone)|answers? (?:everything|anything)|(?:doesn't|"
+        r"(?:rules|guidelines|restrictions|filters|policies) (?:are|is) (?:now )?(?:paused|"
+        r"suspended|lifted|disabled|gone)|answers? (?:everything|anything)|(?:doesn't|"
         r"does not) know what (?:a )?content policy|without (?:any )?(?:restrictions|limits|"
         r"filters|censorship|guidelines)|no (?:restrictions|limits|filters|censorship|guidelines|"
         r"content policy)|unrestricted|unfiltered|uncensored|amoral)\b",
