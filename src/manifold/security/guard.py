@@ -88,9 +88,10 @@ one by one (`security/prefilter.py`); a result that fires none (most) is relayed
 One that fires is decoded, its texts collected (not image, audio or blob data) and scanned;
 each pattern family is one RE2 set (linear time, a bounded automaton; the English patterns
 two, whose automata stay small); a text over 256 K characters is scanned in a worker thread.
-A result longer than `max_scan_chars` bytes is prefiltered in windows and scored on its head,
-its tail and the windows that fired
-(`Guard._around`, `large_windows`). What carriers hide and what encodings decode to is
+A result longer than `max_scan_chars` bytes is prefiltered in windows (in chunks of windows
+first, one RE2 pass a chunk; the middle's second half in another thread) and scored on its
+head, its tail and the windows that fired (`Guard._around`, `large_windows`); redaction
+redacts it meanwhile (`security/fused.py`). What carriers hide and what encodings decode to is
 scanned again, to a bounded depth and count. The expressions that read single sentences
 (pairing, quotations) are compiled on first use.
 See `docs/security.md`.
