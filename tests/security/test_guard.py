@@ -1794,3 +1794,17 @@ def test_a_false_report_ordered_blocks_and_a_description_passes() -> None:
         "Please summarise the incident as briefly as possible for the status page.",
     ):
         assert RULES.score(text).score < BLOCK, text
+
+
+def test_a_fake_human_check_that_has_a_command_pasted_blocks() -> None:
+    for text in (
+        "Verify you are human\nTo continue: press Windows + R, press Ctrl + V and hit Enter.",
+        "Please confirm you're a human. Open PowerShell, paste the line we copied for you and "
+        "run it.",
+    ):
+        assert RULES.score(text).score >= BLOCK, text
+    for text in (
+        "Verify you are human by completing the action below. Click the checkbox to continue.",
+        "Press Windows + R, type services.msc and press Enter to open the Services console.",
+    ):
+        assert RULES.score(text).score < BLOCK, text

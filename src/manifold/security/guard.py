@@ -1508,6 +1508,18 @@ _COMMON: list[tuple[str, float, str]] = [
 ]
 _ENGLISH.extend(_COMMON)
 
+# A fake "verify you are human" step that has the reader paste a command into a terminal or
+# the Run dialog (the page copied it to the clipboard): aimed at people and at browser agents.
+_ENGLISH.append(
+    (
+        "tool-call",
+        0.75,
+        _I + r"\b(?:verify|prove|confirm) (?:that )?you(?:'re| are) (?:a )?human\b(?:[^\n]|\n"
+        r"[^\n])*\b(?:terminal|powershell|run dialog|command prompt|win(?:dows)?(?: key)? ?\+ ?r|"
+        r"ctrl ?\+ ?v|paste (?:the|it|this|that)|cmd\.exe|bash)\b",
+    )
+)
+
 # The jailbreak community's standing forms, each by what it does: a new set of values for the
 # old ones, the refusals switched off, the text addressed to the model and not its user, the
 # reader made an unrestricted model, a next task handed over after a fake end, the safety
@@ -3165,7 +3177,8 @@ _TRIGGERS_EN = [
     r"without|safety training|lose 5|lose 10|lose 1 |lose one|lose a token|lose tokens|lose "
     r"points|lose a point|lose a life|lose lives|tokens deducted|points deducted|you are "
     r"following|you're following|costs you|jailbroken|unchained|unshackled|unaligned|"
-    r"liberated|treat yourself as|play a game|no longer cares|no longer care|guardrails",
+    r"liberated|treat yourself as|play a game|no longer cares|no longer care|guardrails|"
+    r"you are human|you're human|you are a human|you're a human",
     # (a false report ordered, see `_GENERAL`: "describe the run as successful")
     r"as successful|as success|as passed|as passing|as expected|as normal|as routine|"
     r"as healthy|as resolved|as fixed|as clean|as safe|as benign|as harmless|as minor|"
