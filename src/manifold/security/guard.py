@@ -2520,6 +2520,9 @@ _GENERAL.extend(
     ]
 )
 _ENGLISH.extend(_GENERAL)
+# (group D families)
+# (group E families)
+# (group F families)
 
 # A line break inside a sentence (hard-wrapped text): the patterns pair words within a line.
 _WRAPPED = re2.compile(r"([a-z,;'])\n([a-z])")
@@ -3179,6 +3182,9 @@ _TRIGGERS_EN = [
     r"following|you're following|costs you|jailbroken|unchained|unshackled|unaligned|"
     r"liberated|treat yourself as|play a game|no longer cares|no longer care|guardrails|"
     r"you are human|you're human|you are a human|you're a human",
+    # (group D triggers)
+    # (group E triggers)
+    # (group F triggers)
     # (a false report ordered, see `_GENERAL`: "describe the run as successful")
     r"as successful|as success|as passed|as passing|as expected|as normal|as routine|"
     r"as healthy|as resolved|as fixed|as clean|as safe|as benign|as harmless|as minor|"
