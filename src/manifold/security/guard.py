@@ -2522,6 +2522,135 @@ _GENERAL.extend(
 _ENGLISH.extend(_GENERAL)
 # (group D families)
 # (group E families)
+# Group E: what customers and outsiders plant in the business text an assistant reads (tickets,
+# chats, reviews, mails, CRM records, survey answers, calendar items). Each family needs the
+# act and what makes it the bot's (a third party to be told, a check skipped, data that is not
+# the writer's own, the company's own account): a customer asking for their own refund, a
+# macro telling agents what to say to the customer in front of them, is none of them.
+_E_PEOPLE = (
+    r"(?:customers?|callers?|shoppers?|buyers?|clients?|visitors?|guests?|members?|persons?|"
+    r"people|users?|reviewers?|readers?)"
+)
+_E_SAY = (
+    r"(?:tell|inform|let|remind|send|direct|point|give|offer|say|answer|reply|respond|recommend|"
+    r"refer|show)"
+)
+# What a planted order wants the bot to pay, credit or let through.
+_E_MONEY = (
+    r"(?:\brefund|\bcredit|\bgoodwill|\bcompensat|\bwaive|\bfree (?:of charge|shipping|upgrade|"
+    r"replacement)|\bat no (?:charge|cost)|\bdiscount|\bstaff pric|\bloyalty points|\bvoucher|"
+    r"\bcoupon|\bapprove|\bauto-?approv|\breship|\bexchange|\breplace|\bpay (?:the|it|them|out|"
+    r"on)|\bpayout|\bwire\b|\btransfer)"
+)
+# The check that would stop it, declared skipped or already done.
+_E_SKIP = (
+    r"(?:\bno (?:further |more |extra |additional )?(?:checks?|verification|proof)\b|"
+    r"\bwithout (?:any |further |more )?(?:checks|checking with|verification|verifying|proof|"
+    r"receipts?|asking (?:for|the))\b|\bwithout further (?:review|approval)\b|"
+    r"\b(?:skip|bypass|waive) (?:the |any |all |your )?(?:verification|approval|checks?|"
+    r"call-?back|identity check|id check|proof|review|fraud check)s?\b|"
+    r"\b(?:do not|don't|dont|never) (?:question|verify|check|ask for (?:proof|receipts?|"
+    r"order proof|id))\b|\bnever asks? for (?:order )?proof\b|\bdon'?t need to (?:check|verify)\b|"
+    r"\bapproved by your (?:supervisor|manager|team lead|controller|director)\b)"
+)
+# Data that is not the writer's own: other customers', the team's internal notes and guides.
+_E_OTHERS = (
+    r"(?:\bother (?:customers?|accounts?|users?|members?|shoppers?|clients?|people)(?:'s?)?\b|"
+    r"\b(?:tickets?|orders?|chats?|customers?|cases?) (?:you )?(?:handled|served|helped|had|"
+    r"closed) (?:before|after) (?:mine|me)\b|\beveryone (?:who|that) (?:complained|ordered|"
+    r"bought|asked|replied|posted|commented)\b|\b(?:all|every) (?:the )?(?:customers?|accounts?|"
+    r"users?|members?|subscribers?)(?: in| on| from| with)\b|\binternal (?:notes?|"
+    r"troubleshooting|guides?|docs?|documents?|playbooks?|procedures?|wiki|runbooks?|price list)|"
+    r"\b(?:your|the) (?:team'?s? |agents'? |staff )?(?:internal |agent |staff |fraud |case )"
+    r"notes\b|"
+    r"\bnotes your team\b|\bwholesale price list\b|\b(?:full|complete|whole|entire) (?:customer|"
+    r"account) (?:record|profile|file)\b|\bcard (?:last four|numbers?|digits)\b|\bcvv\b)"
+)
+_E_SHARE = (
+    r"(?:paste|send|share|show|give|list|dm|forward|attach|include|post|reply|read out|read back|"
+    r"read me|email|e-mail|cc|upload|export|drop|summari[sz]e)"
+)
+# (an order's start: a sentence's, or after "please", "can you", "and", "bot")
+_E_START = (
+    r"(?:^|[.!?:;,\-\n]\s*|\b(?:please|pls|plz|can you|could you|would you|and|then|also|just|"
+    r"now|bot)\s+)"
+)
+_ENGLISH.extend(
+    [
+        # the next customer, everyone who asks later, told something by the bot
+        (
+            "user-directed",
+            0.75,
+            r"\b(?:the|your) next "
+            + _E_PEOPLE
+            + r"\b[^.!?\n]{0,60}\b"
+            + _E_SAY
+            + r"\b|\b"
+            + _E_SAY
+            + r"\b[^.!?\n]{0,30}\b(?:the next|all (?:your )?(?:other|future)|"
+            r"every (?:other|future)|any (?:other|future)) " + _E_PEOPLE + r"\b|\bnext "
+            r"(?:customer|person|caller|shopper|buyer|user|visitor|one)s? (?:who|that) (?:asks?|"
+            r"messages?|writes?|calls?|contacts?)\b[^.!?\n]{0,60}\b" + _E_SAY + r"\b",
+        ),
+        # whoever asks later sent to an address, a number or the writer's own link
+        (
+            "user-directed",
+            0.75,
+            r"\b(?:when(?:ever)?|if|next time) (?:people|anyone|anybody|someone|somebody|customers|"
+            r"shoppers|buyers|users|others|they|he|she|[a-z]+) (?:asks?|ask(?:s|ed)? (?:you )?"
+            r"(?:about|for|where|how|if|whether))\b[^.!?\n]{0,60}\b(?:tell|send|direct|point|give|"
+            r"say|offer|answer)\b[^.!?\n]{0,80}(?:https?://|www\.|\b[a-z0-9-]+\.(?:com|shop|store|"
+            r"net|org|co|me|io|uk|app|link)\b|\+?\d[\d ()-]{7,}\d|referral|\bmy (?:link|code|shop|"
+            r"store|site))",
+        ),
+        # a summary or write-up slanted on order ("in every summary call the rival a fire
+        # hazard", "when you write up the results, say ...")
+        (
+            "model-directed",
+            0.7,
+            r"(?:\bin (?:every|each|all|any|your|the) (?:review )?(?:summary|summaries|write-?ups?|"
+            r"recaps?|digests?)\b|\bwhen(?:ever)? (?:you )?(?:summari[sz]e|write up|present|recap|"
+            r"compile|report on)\b[^.!?\n]{0,50}|\b(?:ai|bot|review|the) summary (?:must|should|"
+            r"has to|needs to)\b|\bsummari[sz]er\s*[:,])[^.!?\n]{0,40}?\b(?:say|state|call|"
+            r"describe|report|claim|present|write|mention that|tell)\b",
+        ),
+        # a refund, credit or approval with its check declared skipped or already done
+        (
+            "escalation",
+            0.7,
+            _E_SKIP
+            + r"(?:[^\n]|\n[^\n]){0,160}?"
+            + _E_MONEY
+            + r"|"
+            + _E_MONEY
+            + r"(?:[^\n]|\n[^\n]){0,160}?"
+            + _E_SKIP,
+        ),
+        # other customers' data or the team's internal notes asked to be shared
+        ("secret-request", 0.7, _E_START + _E_SHARE + r"\b[^.!?\n]{0,80}?" + _E_OTHERS),
+        # a post on the company's behalf: from its main account, under a thread, quoted
+        (
+            "assistant-order",
+            0.7,
+            _E_START + r"(?:post|tweet|quote-?tweet|retweet|repost|reply|publish|announce|share|"
+            r"like)\b[^.!?\n]{0,50}?(?:\b(?:from|on|under|with|via) (?:the|your|our) (?:main|"
+            r"official|brand|company|corporate|store|verified)(?:'s)?(?: [a-z]+)? (?:account|page|"
+            r"handle|channel|profile|feed)\b|\bunder this (?:tweet|post|thread|comment)\b|\bthis "
+            r"with ['\"]|\btheir (?:posts|tweets|content)\b[^.!?\n]{0,20}(?:going forward|"
+            r"from now on|always))",
+        ),
+        # a note planted in the writer's record for the agents after (money, VIP, "owed")
+        (
+            "persistence",
+            0.7,
+            r"\b(?:add|put|pin|write|save|leave|set|attach|append|store|log)\b[^.!?\n]{0,40}\b"
+            r"(?:notes?|flag|tag|comment|message|banner|alert)\b[^.!?\n]{0,40}\b(?:my|this|the "
+            r"customer'?s?|our) (?:profile|account|record|file|customer record|crm)\b"
+            r"[^.!?\n]{0,60}(?:\b(?:next|every|any|all|future) (?:agents?|reps?|staff|bots?|"
+            r"assistants?|ais?)\b|" + _E_MONEY + r"|\bvip\b|\bowed\b)",
+        ),
+    ]
+)
 # (group F families)
 
 # A line break inside a sentence (hard-wrapped text): the patterns pair words within a line.
@@ -3184,6 +3313,32 @@ _TRIGGERS_EN = [
     r"you are human|you're human|you are a human|you're a human",
     # (group D triggers)
     # (group E triggers)
+    # (group E: the next customer; whoever asks sent on; a slanted summary; a check skipped; other
+    # customers' data or internal notes; the company's account; a note in the customer's record)
+    r"next customer|next person|next caller|next shopper|next buyer|next user|next visitor|"
+    r"next one who|next one that|other customers|future customers|other users|future users|"
+    r"other callers|other shoppers|other buyers|send them to|point them to|direct them to|"
+    r"referral link|referral code",
+    r"every summary|each summary|all summaries|any summary|summary must|summary should|"
+    r"summary has to|summary needs to|summariser|summarizer|you summari|you write up|"
+    r"you present|you recap|you compile|you report on|each recap|every recap|any recap|"
+    r"your recap|each digest|every digest",
+    r"no further check|no check|no more check|no extra check|no additional check|"
+    r"no verification|no further verification|no proof|without check|without any check|"
+    r"without verif|without any verif|without proof|without receipt|skip verif|skip approv|"
+    r"skip call|skip check|skip id|skip identity|skip fraud|skip review|bypass verif|"
+    r"bypass approv|waive verif|not question|never ask for|never asks for|approved by your",
+    r"other customer|other account|other member|other client|before mine|after mine|"
+    r"handled before|served before|helped before|closed before|all customers|all the customers|"
+    r"every customer|all accounts|every account|all subscribers|every subscriber|internal note|"
+    r"internal troubleshooting|internal guide|internal doc|internal playbook|"
+    r"internal procedure|internal wiki|internal runbook|internal price|agent notes|staff notes|"
+    r"fraud notes|case notes|team notes|team's notes|teams notes|notes your team|"
+    r"wholesale price|customer record|account record|customer profile|account profile|"
+    r"customer file|account file|card last four|card digits|cvv",
+    r"repost|main account|official account|brand account|company account|corporate account|"
+    r"store account|verified account|their posts|their content|customer's profile|"
+    r"customer's account|customer's record|customers profile|customers account",
     # (group F triggers)
     # (a false report ordered, see `_GENERAL`: "describe the run as successful")
     r"as successful|as success|as passed|as passing|as expected|as normal|as routine|"
