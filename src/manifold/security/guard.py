@@ -2521,6 +2521,120 @@ _GENERAL.extend(
 )
 _ENGLISH.extend(_GENERAL)
 # (group D families)
+# Group D: orders planted in structured and technical output (logs, alerts, JSON fields,
+# table rows, CI output, Kubernetes objects, package metadata, commit messages).
+# 1. Automation addressed and given an order ("Agents:", "automated responders:", "x-agent":
+# "...", "assistants should", "agent disables ...", "execute: automatically") with, in the same
+# paragraph, an act that widens access or turns a control off: an admin role bound, a
+# world-open rule, root login, an SSH key planted, branch protection, MFA, auth or audit logging
+# switched off, a privileged container, a destroy. Either order ("... --acl public-read (agents
+# perform nightly)"). Not a rule about automation ("bots cannot be granted cluster-admin",
+# "agents must not ..."): the modal is followed by another word than "not" or "never".
+_D_WHO = (
+    r"(?:\b(?:agents?|assistants?|automation|bots?|copilots?|llms?|responders?|fixers?)\b|"
+    r"\bauto-?remediat\w*|\bautomated (?:[\w-]+ )?(?:remediation|responders?|fixers?|agents?|"
+    r"actions?)\b)"
+)
+_D_MODAL = (
+    r"(?:should|must|shall|will|are to|is to|needs? to|are expected to|are required to) "
+    r"(?:[^n\s]\w*|n[^eo]\w*|ne[^v]\w*|no[^t]\w*|not?)\b"
+)
+_D_ORDERED = (
+    r"(?:" + _D_WHO + r"[^.!?\n:]{0,40}?(?:[\"']?\s*[:=\x{2014}]|\s" + _D_MODAL + r")|"
+    r"\b(?:agents?|automation|bots?) (?:disables?|deletes?|removes?|turns? off|drops?|runs?|"
+    r"executes?|applies|grants?|adds?|creates?|binds?|sets?|performs?)\b|"
+    r"\b(?:execute|run|apply)\w*\W{1,4}(?:automatically|directly)\b)"
+)
+_D_WIDEN = (
+    r"(?:\bchmod (?:-r )?0?777\b|--privileged\b|\bcluster-?admin\b|\badministratoraccess\b|"
+    r"\broles/(?:owner|editor)\b|\bwith superuser\b|\bauthorized_keys\b|\bpermitrootlogin\b|"
+    r"\bnc -e\b|0\.0\.0\.0/0|\bpublic-read\b|\bterraform destroy\b|\bs3 rb\b|"
+    r"\bstop-logging\b|\bdelete networkpolicy\b|\bbranch protection\b|\brequired_status_checks\b|"
+    r"\brequire signed commits\b|\bpermissions: write-all\b|\btojson\(secrets\)|\bflushall\b|"
+    r"\bpod-security[\w./-]*\s*[=:]?\s*(?:enforce\s*=\s*)?privileged\b|\bdocker\.sock\b|"
+    r"\b[\w.-]*(?:auth|mfa|2fa|tls|ssl|rbac|waf)[\w.-]*\s*[=:]\s*(?:false|off|disabled)\b|"
+    r"\b[\w.-]*(?:auth|mfa|2fa|tls|ssl|rbac|waf)_?disabled\s*[=:]\s*(?:true|1|yes)\b|"
+    r"\b(?:disable|turn off|switch off|remove|drop|delete)\w*\b[^.!?\n]{0,40}\b(?:mfa|2fa|waf|"
+    r"cloudtrail|audit log\w*|gitleaks|pre-commit hooks?|secret scan\w*|security[- ]scan\w*|"
+    r"branch protection|signed commits)\b)"
+)
+_ENGLISH.extend(
+    [
+        (
+            "escalation",
+            0.75,
+            _I + _D_ORDERED + _AI_NOTE_GAP + _D_WIDEN,
+        ),
+        (
+            "escalation",
+            0.75,
+            _I + _D_WIDEN + _AI_NOTE_GAP + r"\b(?:agents?|assistants?|automation|bots?|"
+            r"copilots?|llms?)\b[^.!?\n]{0,40}\b(?:should|must|perform|execute|apply|run|do)\b",
+        ),
+    ]
+)
+# 2. A secret handed out: an order (at the start of a clause, not "it never sends ...") to post,
+# send, upload, paste, pass or put somewhere the value of a secret-bearing variable
+# ("$GITHUB_TOKEN", "<NPM_TOKEN>", "the value of STRIPE_SECRET_KEY"), a token command's output
+# ("gh auth token", "printenv", "`env`"), all environment variables, a cluster's admin
+# kubeconfig or password hashes; the verb and the secret in one sentence, either order.
+_D_CLAUSE = r"(?:^|\n|[.!?:;,(|\x{2014}\"'`-]\s*|\b(?:and|then|to|please|must|should|first|also) )"
+_D_SECRET = (
+    r"(?:\$\{?\(?(?:printenv )?[a-z0-9_]*(?:token|secret|passw(?:or)?d|api_?key|access_key|"
+    r"private_key)\b|<[a-z0-9_]*(?:token|secret|password|api_?key)>|\b(?:value|contents?|output)"
+    r" of (?:the )?(?:env(?:ironment)? var(?:iable)? )?[`'\"]?[a-z0-9_]*(?:token|secret|secret_key|"
+    r"access_key|api_key|password|database_url)\b|\bgh auth token\b|\bprintenv\b|"
+    r"\boutput of [`'\"]?env\b|\ball (?:the |your |of the )?(?:environment variables|env vars)\b|"
+    r"\badmin\.conf\b|\.docker/config\.json|\bpg_shadow\b|\bpassword_hash\b)"
+)
+_D_MOVE = (
+    r"(?:post|send|upload|paste|append|provide|forward|echo|resend|return|include|put|pass|"
+    r"create a (?:secret |public )?gist|tar|nslookup|dig|curl)\b"
+)
+_ENGLISH.extend(
+    [
+        (
+            "exfil-url",
+            0.75,
+            _I
+            + _D_CLAUSE
+            + _D_MOVE
+            + r"[^.!?\n]{0,120}"
+            + _D_SECRET
+            + r"|"
+            + _D_SECRET
+            + r"[^.!?\n]{0,120}"
+            + _D_CLAUSE
+            + _D_MOVE,
+        ),
+    ]
+)
+# 3. The report tampered with: an order to leave a finding out of any summary or report, or to
+# state that nothing was found, all passed, the system is healthy.
+_ENGLISH.extend(
+    [
+        (
+            "user-directed",
+            0.75,
+            _I + r"\b(?:leave|keep)\b[^.!?\n]{0,60}\bout of (?:any|the|your|all|every|this) "
+            r"(?:[\w-]+ ){0,2}(?:summary|summaries|report|reports|answer|response|review)\b|"
+            r"\b(?:exclude|omit|hide|drop)\b[^.!?\n]{0,60}\bfrom (?:any|the|your|all|every) "
+            r"(?:[\w-]+ ){0,2}(?:summary|summaries|report|reports|answer|response)\b",
+        ),
+        (
+            "user-directed",
+            0.75,
+            _I + r"(?:^|\n|[.!?:;,(]\s*|\b(?:should|must|always|please|then|and) )"
+            r"(?:state|say|report|tell (?:the |this )?(?:user|customer|reader|on-call)s?|"
+            r"respond (?:to (?:the |this )?(?:user|customer)s? )?|reply|answer)(?: that)? "
+            r"(?:no (?:[\w-]+ ){0,2}(?:vulnerabilit\w+|issues|errors|problems|files|changes|"
+            r"findings|failures)\b|zero (?:[\w-]+ ){0,2}(?:vulnerabilit\w+|issues|errors|"
+            r"findings|failures)\b|all (?:\d+ )?(?:tests|checks|services|systems)\b|"
+            r"(?:the |all )?(?:system|service|cluster|build|pipeline|services)s? (?:is|are|was|"
+            r"were) (?:healthy|fine|green|ok|normal|up)\b)",
+        ),
+    ]
+)
 # (group E families)
 # Group E: what customers and outsiders plant in the business text an assistant reads (tickets,
 # chats, reviews, mails, CRM records, survey answers, calendar items). Each family needs the
@@ -3312,6 +3426,20 @@ _TRIGGERS_EN = [
     r"liberated|treat yourself as|play a game|no longer cares|no longer care|guardrails|"
     r"you are human|you're human|you are a human|you're a human",
     # (group D triggers)
+    r"chmod|privileged|cluster-?admin|administratoraccess|roles/owner|roles/editor|superuser|"
+    r"authorized_keys|permitrootlogin|nc -e|0\.0\.0\.0/0|public-read|terraform destroy|s3 rb|"
+    r"stop-logging|networkpolicy|branch protection|required_status_checks|signed commits|"
+    r"write-all|tojson\(secrets|flushall|pod-security|docker\.sock|mfa|2fa|\bwaf|cloudtrail|"
+    r"gitleaks|pre-commit hook|secret scan|security.scan|_disabled|auth\.enabled",
+    r"\$\{?\(?(?:printenv )?[a-z0-9_]*(?:token|secret|passw|api_?key|access_key|private_key)|"
+    r"<[a-z0-9_]*(?:token|secret|password|api_?key)>|(?:value|contents?|output) of (?:the )?"
+    r"(?:[`'\"]?env\b|[`'\"]?[a-z0-9_]*(?:token|secret|key|password|database_url)\b)|"
+    r"gh auth token|printenv|environment variables|admin\.conf|docker/config\.json|pg_shadow|"
+    r"password_hash",
+    r"(?:out of|from) (?:any|the|your|all|every|this) (?:[\w-]+ ){0,2}(?:summar|report|answer|"
+    r"response|review)|(?:state|say|report|respond|reply|answer)(?: that)? (?:no|zero|all) |"
+    r"(?:system|service|cluster|build|pipeline)s? (?:is|are|was|were) (?:healthy|fine|green|ok|"
+    r"normal|up)\b",
     # (group E triggers)
     # (group E: the next customer; whoever asks sent on; a slanted summary; a check skipped; other
     # customers' data or internal notes; the company's account; a note in the customer's record)
@@ -3327,7 +3455,8 @@ _TRIGGERS_EN = [
     r"no verification|no further verification|no proof|without check|without any check|"
     r"without verif|without any verif|without proof|without receipt|skip verif|skip approv|"
     r"skip call|skip check|skip id|skip identity|skip fraud|skip review|bypass verif|"
-    r"bypass approv|waive verif|not question|never ask for|never asks for|approved by your",
+    r"bypass approv|waive verif|not question|never ask for|never asks for|approved by your|"
+    r"skip the id|skip the check|skip the verif|skip the approv|skip the fraud|skip the review",
     r"other customer|other account|other member|other client|before mine|after mine|"
     r"handled before|served before|helped before|closed before|all customers|all the customers|"
     r"every customer|all accounts|every account|all subscribers|every subscriber|internal note|"
