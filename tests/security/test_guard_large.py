@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import random
 import secrets
 
 import msgspec
@@ -187,7 +188,12 @@ def test_a_page_of_one_long_token_fires_the_encoded_trigger_in_every_window() ->
     assert 32 * 4096 < len(text) < 32 * 4096 + 3 * 65_536
     assert not _blocked(g, _page(blob))
     payload = base64.b64encode(INJECTION.encode()).decode()
-    tokens = _tokens(1_000_000)
+    # (tokens of letters no trigger's word is spelt with, so only the encoded-payload trigger
+    # fires in their windows)
+    rnd = random.Random(7)
+    tokens = " ".join(
+        "".join(rnd.choice("0123456789QXZqxz-_") for _ in range(600)) for _ in range(1_600)
+    )
     for at, kept in ((100_000, True), (600_000, False)):
         cut = tokens.index(" ", at)
         assert (payload in g._around(_page(tokens[:cut] + " " + payload + tokens[cut:]))) is kept

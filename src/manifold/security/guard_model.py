@@ -36,11 +36,10 @@ import zlib
 from array import array
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future
-from importlib import resources
 from itertools import pairwise
 from typing import Final
 
-from manifold.security.guard import _CONFUSABLE, _STRIP, Verdict
+from manifold.security.guard import _CONFUSABLE, _STRIP, Verdict, data_file
 
 MAGIC: Final = b"MGM3"
 # The model alone marks (quarantine) but does not refuse: its false positives on ordinary
@@ -260,8 +259,7 @@ class Model:
 
     @classmethod
     def load(cls) -> Model:
-        ref = resources.files("manifold.security").joinpath("data/guard_model.bin")
-        return cls(ref.read_bytes())
+        return cls(data_file("guard_model.bin"))
 
     def prob(self, text: str, suspicious: Callable[[str], bool]) -> float | None:
         """The highest probability, over the windows the model reads, that a window is an

@@ -211,6 +211,15 @@ def _set(patterns: list[str], max_mem: int) -> Any:
     return compile_set(patterns, max_mem, case_sensitive=False)._set
 
 
+# Characters RE2's case folding maps onto ASCII letters (long s, Kelvin sign):
+# a literal of ASCII and these can match a text of ASCII bytes alone.
+_FOLDS_TO_ASCII: Final = frozenset("\u017f\u212a")
+
+
+def _ascii_matchable(literal: str) -> bool:
+    return all(c.isascii() or c in _FOLDS_TO_ASCII for c in literal)
+
+
 class Prefilter:
     """The triggers that occur in bytes, as one case-insensitive RE2 set of `patterns` then
     `common` would say; `common` are asked only when no other trigger fired (`match`)."""
@@ -221,6 +230,7 @@ class Prefilter:
         "_gate",
         "_loose",
         "_max_mem",
+        "_other",
         "_patterns",
         "_run",
         "base",
@@ -248,10 +258,21 @@ class Prefilter:
                 plain.add(i)
             for a in got:
                 atoms.setdefault(a, []).append(i)
-        # The literals are one set of their own: with any pattern that is not a literal in it,
-        # its automaton thrashed on prose again (5 to 40 times slower).
-        gate = _set([re2.escape(a) for a in atoms], max_mem).Match
-        self._gate = (gate, tuple(tuple(ids) for ids in atoms.values()), frozenset(plain))
+        # The literals are sets of their own: with any pattern that is not a literal in them,
+        # their automaton thrashed on prose again (5 to 40 times slower). Those a text of
+        # ASCII bytes alone can hold (`_ascii_matchable`) are one set, matched on every input;
+        # the others (other scripts, accented letters) a second one, matched only on an input
+        # that is not all ASCII: as one set of 3,300 literals the automaton outgrew its memory
+        # budget on varied prose and kept starting over (167 us a 2 KB chunk of package text;
+        # the ASCII set alone 23 us).
+        first = [a for a in atoms if _ascii_matchable(a)]
+        second = [a for a in atoms if not _ascii_matchable(a)]
+        gate = _set([re2.escape(a) for a in first], max_mem).Match
+        table = tuple(tuple(atoms[a]) for a in (*first, *second))
+        self._gate = (gate, table, frozenset(plain))
+        self._other = (
+            (_set([re2.escape(a) for a in second], max_mem).Match, len(first)) if second else None
+        )
         # The triggers with no literal, the common phrasings' among them, are one more set.
         self._loose = self._set_of(loose)
         self._checks: dict[int, Callable[[Any], Any]] = {}
@@ -285,6 +306,7 @@ class Prefilter:
         The run trigger alone counts only when `run_holds` says so (the base64 one); it holds
         only where the run is (so alone, it is asked instead of the run, not after it)."""
         gate, table, plain = self._gate
+        other = self._other
         loose, loose_ids = self._loose
         base, check = self.base, self._check
         run, run_found = self._run.index, self._run.fn()
@@ -293,6 +315,12 @@ class Prefilter:
         def match(raw: bytes | memoryview) -> list[int]:
             loose_hits = loose(raw)
             hits = gate(raw)
+            if other is not None and not (
+                raw.isascii() if type(raw) is bytes else bytes(raw).isascii()
+            ):
+                more = other[0](raw)
+                if more:
+                    hits = [*(hits or ()), *(k + other[1] for k in more)]
             if not hits and not loose_hits:  # most results: no trigger's literal, no other
                 return [run] if run_holds(raw) else []
             main: list[int] = []
