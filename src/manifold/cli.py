@@ -124,9 +124,15 @@ def _run_async(main: Callable[[], Coroutine[Any, Any, None]]) -> None:
 
 
 def _install_stop_signals(stop: asyncio.Event) -> None:
+    """SIGTERM and SIGINT set `stop` from here on. A SIGINT that came before (asyncio's own
+    handler then cancelled the main task, and a start step may absorb that cancellation, so
+    the gateway went on serving with the signal lost) sets it at once."""
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):  # SIGHUP reloads the config
         loop.add_signal_handler(sig, stop.set)
+    task = asyncio.current_task()
+    if task is not None and task.cancelling():
+        stop.set()
 
 
 def _start_reloader(gw: Any, config: str, adjust: Callable[[GatewayConfig], GatewayConfig]) -> Any:
@@ -199,14 +205,14 @@ def run(config: str, no_prefix: bool, exposure: str | None, log_level: str) -> N
     cfg = _load_to_serve(config, no_prefix)
 
     async def main_() -> None:
+        stop = asyncio.Event()
+        _install_stop_signals(stop)  # first: building the gateway takes a while
         from manifold.downstream.stdio import StdioFront
         from manifold.gateway import Gateway
 
         gw = Gateway(cfg, exposure_override=exposure)
         gw.freeze_gc = True
         front = StdioFront(gw)
-        stop = asyncio.Event()
-        _install_stop_signals(stop)
         reloader = _start_reloader(
             gw, config, lambda c: c.model_copy(update={"prefix": False}) if no_prefix else c
         )
@@ -276,14 +282,14 @@ def serve(
             raise UserError(f"auth.keys[{i}].env: environment variable {key.env} is not set")
 
     async def main_() -> None:
+        stop = asyncio.Event()
+        _install_stop_signals(stop)  # first: building the gateway takes a while
         from manifold.downstream.http import HttpFront
         from manifold.gateway import Gateway
 
         gw = Gateway(cfg, exposure_override=exposure)
         gw.freeze_gc = True
         front = HttpFront(gw)
-        stop = asyncio.Event()
-        _install_stop_signals(stop)
         try:
             await front.start()
         except OSError as e:  # port taken, address not local, host name unknown
