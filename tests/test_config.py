@@ -96,6 +96,13 @@ def test_toml_config(tmp_path: Path) -> None:
     assert load_config(p, env={}).upstreams["a"].max_in_flight == 4
 
 
+def test_bad_toml_is_reported(tmp_path: Path) -> None:
+    p = tmp_path / "m.toml"
+    p.write_text("[upstreams.a\ncommand = 1\n")
+    with pytest.raises(ConfigError, match=r"m\.toml: not valid TOML: .*line 1"):
+        load_config(p)
+
+
 @pytest.mark.parametrize(
     ("data", "needle"),
     [

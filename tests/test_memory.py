@@ -88,3 +88,17 @@ def test_the_guards_data_files_are_read_without_importlib_resources() -> None:
     run = [sys.executable, "-c", code]
     out = subprocess.run(run, env=test_env(), capture_output=True, text=True, timeout=60)
     assert out.stdout.split() == ["False", "False"], out.stdout + out.stderr
+
+
+def test_a_yaml_config_loads_without_the_toml_parser_or_difflib() -> None:
+    """`tomllib` is imported for a TOML config only, `difflib` only to suggest a key's name:
+    neither is held by a gateway started on a YAML config (about 0.3 MiB)."""
+    code = (
+        "import sys, tempfile, pathlib; from manifold.config import load_config; "
+        "p = pathlib.Path(tempfile.mkdtemp()) / 'm.yaml'; "
+        "p.write_text('upstreams: {a: {command: x}}'); load_config(p, env={}); "
+        "import manifold.gateway; print('tomllib' in sys.modules, 'difflib' in sys.modules)"
+    )
+    run = [sys.executable, "-c", code]
+    out = subprocess.run(run, env=test_env(), capture_output=True, text=True, timeout=60)
+    assert out.stdout.split() == ["False", "False"], out.stdout + out.stderr

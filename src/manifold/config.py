@@ -6,11 +6,9 @@ it is (Claude Desktop, Claude Code, Cursor, VS Code). This module does not start
 
 from __future__ import annotations
 
-import difflib
 import json
 import os
 import re
-import tomllib
 import types
 import typing
 from pathlib import Path
@@ -543,6 +541,8 @@ class PolicyMatch(_Strict):
     def _known_hints(cls, v: dict[str, bool]) -> dict[str, bool]:
         for k in v:
             if k not in POLICY_ANNOTATIONS:
+                import difflib  # (only to suggest a name: not held by a running gateway)
+
                 close = difflib.get_close_matches(k, POLICY_ANNOTATIONS, n=1)
                 hint = f" (did you mean '{close[0]}'?)" if close else ""
                 raise ValueError(
@@ -1205,6 +1205,8 @@ def _format_validation_error(err: ValidationError) -> str:
         msg = e["msg"].removeprefix("Value error, ")
         if e["type"] == "extra_forbidden":
             msg = "unknown key"
+            import difflib  # (only to suggest a name: not held by a running gateway)
+
             close = difflib.get_close_matches(str(e["loc"][-1]), _keys_at(e["loc"]), n=1)
             if close:
                 msg += f" (did you mean '{close[0]}'?)"
@@ -1268,15 +1270,20 @@ def load_config(
         raise ConfigError(f"{p}: not UTF-8 text ({e.reason})") from None
     try:
         if p.suffix == ".toml":
-            data: Any = tomllib.loads(text)
+            import tomllib  # (for a TOML file only: 0.6 MiB a YAML user's gateway does not hold)
+
+            try:
+                data: Any = tomllib.loads(text)
+            except tomllib.TOMLDecodeError as e:
+                raise ConfigError(f"{p}: not valid TOML: {_parse_problem(e)}") from None
         elif p.suffix in (".json", ".jsonc"):
             from manifold.importers import strip_jsonc
 
             data = json.loads(strip_jsonc(text.lstrip("\ufeff")))
         else:
             data = yaml.safe_load(text)
-    except (yaml.YAMLError, json.JSONDecodeError, tomllib.TOMLDecodeError) as e:
-        kind = {".toml": "TOML", ".json": "JSON", ".jsonc": "JSON"}.get(p.suffix, "YAML")
+    except (yaml.YAMLError, json.JSONDecodeError) as e:
+        kind = {".json": "JSON", ".jsonc": "JSON"}.get(p.suffix, "YAML")
         raise ConfigError(f"{p}: not valid {kind}: {_parse_problem(e)}") from None
     # The absolute path lets a client file in .vscode/ or .cursor/ resolve ${workspaceFolder}.
     cfg = parse_config(data, str(p.absolute()) if _in_workspace(p) else str(p), env, warnings)

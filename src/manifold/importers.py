@@ -19,7 +19,6 @@ Anything that cannot be carried over faithfully is reported in ``ImportResult.wa
 
 from __future__ import annotations
 
-import difflib
 import json
 import os
 import re
@@ -452,6 +451,8 @@ def _server_kind(entry: Mapping[str, Any], label: str, ctx: _Context) -> str | N
     if isinstance(url, str):
         path = urlsplit(url).path.rstrip("/")
         return "sse" if path.endswith("/sse") else "streamable-http"
+    import difflib  # (only to suggest a name: not held by a running gateway)
+
     known = {k.lower(): k for k in ("command", "url", "serverUrl")}
     hints = [
         f"{known[close[0]]!r} instead of {key!r}"
