@@ -5,9 +5,11 @@ gaps) the automaton thrashed on varied prose: each new text built new states, 0.
 per 2 KB (a benchmark repeating one text kept it warm and hid it). Here:
 
 - each trigger's needed literals are read from its pattern (`needed`: strings one of which
-  occurs in any match), and one RE2 set of those literals alone (case-insensitive, RE2's own
+  occurs in any match), and RE2 sets of those literals alone (case-insensitive, RE2's own
   folding, so the long s still reads as "s" and Cyrillic or accented capitals as their small
-  letters) names the triggers that may match: a set of literals stays small on any text;
+  letters) name the triggers that may match: one of the literals a text of ASCII bytes can
+  hold, matched on every input, and one of the others, matched only on an input that is not
+  all ASCII (as one set of thousands of literals the automaton outgrew its budget on prose);
 - a trigger that is only its literals ("ignor", "set aside", a phrase of another language)
   fired when one of them occurs; any other is confirmed by its own small RE2 automaton over
   the same bytes (built when first needed), or past `_LONG_BYTES` in sets of `_BATCH`
