@@ -1,6 +1,7 @@
 """Trains the guard's learned stage and writes `src/manifold/security/data/guard_model.bin`.
 
     .venv/bin/python -m bench.guard_train [--seed 7] [--bits 16] [--iters 300] [--chunks 3000]
+        [--jobs 2]
     .venv/bin/python -m bench.guard_train --holdout heldout2     # leave one corpus out, measure
 
 Needs numpy (the `embed` extra) to train; the model it writes is read with the standard
@@ -20,8 +21,8 @@ each sentence the prefilter fires on), so it is trained on windows, labelled one
   system prompt, persona and developer-mode jailbreaks, fake updates, completion tricks, tool
   orders, false statements, markdown exfiltration, poisoned descriptions; 18 languages) and
   benign texts with the same words, bare or in a carrier;
-- the labelled corpora, written by twenty other authors (`REAL`, by author: the tuning
-  corpus, held-out 1 to 16, 18, 20 and 22 (both halves of 3, 4, 5 and 11), all in
+- the labelled corpora, written by thirty-four other authors (`REAL`, by author: the tuning
+  corpus, held-out 1 to 16, 18, 20, 22 to 34, 36 and 38 (both halves of 3, 4, 5 and 11), all in
   `tests/security/data/`;
   they are training data now, not measures): a benign text's windows are benign, a short
   injection's (600 characters or fewer) are injections; in a long one, the windows that touch
@@ -56,6 +57,8 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import multiprocessing
+import os
 import re
 import zlib
 from array import array
@@ -138,6 +141,20 @@ REAL = {
     "heldout18": ["guard_heldout18.jsonl"],
     "heldout20": ["guard_heldout20.jsonl"],
     "heldout22": ["guard_heldout22.jsonl"],
+    "heldout23": ["guard_heldout23.jsonl"],
+    "heldout24": ["guard_heldout24.jsonl"],
+    "heldout25": ["guard_heldout25.jsonl"],
+    "heldout26": ["guard_heldout26.jsonl"],
+    "heldout27": ["guard_heldout27.jsonl"],
+    "heldout28": ["guard_heldout28.jsonl"],
+    "heldout29": ["guard_heldout29.jsonl"],
+    "heldout30": ["guard_heldout30.jsonl"],
+    "heldout31": ["guard_heldout31.jsonl"],
+    "heldout32": ["guard_heldout32.jsonl"],
+    "heldout33": ["guard_heldout33.jsonl"],
+    "heldout34": ["guard_heldout34.jsonl"],
+    "heldout36": ["guard_heldout36.jsonl"],
+    "heldout38": ["guard_heldout38.jsonl"],
 }
 _SHORT = 600
 
@@ -291,12 +308,34 @@ def _outcomes(
     return score >= 0.7, score >= 0.5
 
 
+# What a fold needs (set in `main` before the workers fork): the texts, `without`, the ids of
+# the texts in play, the arguments.
+_FOLD: Any = None
+
+
+def _fold(name: str) -> tuple[list[tuple[str, bool, float, float]], int]:
+    """One author's out-of-author probabilities: a model trained without that author scores
+    the author's texts (run in a worker)."""
+    texts, without, kept, a = _FOLD
+    train = [t for t in without(name) if id(t) in kept]
+    model = _model(_fit(train, a, quiet=True), a.bits)
+    own = [t for t in texts if t.source == name]
+    return [(name, t.inj, t.rule, _prob(model, t)) for t in own], len(train)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--bits", type=int, default=16)
     ap.add_argument("--iters", type=int, default=300)
     ap.add_argument("--chunks", type=int, default=3000)
+    ap.add_argument(
+        "--jobs",
+        type=int,
+        default=min(2, os.cpu_count() or 1),
+        help="out-of-author folds trained at once (each worker holds a copy of the gradient "
+        "state, about 1 GiB)",
+    )
     ap.add_argument("--out", type=Path, default=None, help=f"default: {OUT.name} in the package")
     ap.add_argument(
         "--budget",
@@ -379,12 +418,18 @@ def main() -> None:
     # sharing a word 8-gram with them.
     base = without(a.holdout) if a.holdout else texts
     kept = {id(t) for t in base}
-    for name in authors:
-        train = [t for t in without(name) if id(t) in kept]
-        model = _model(_fit(train, a, quiet=True), a.bits)
-        own = [t for t in texts if t.source == name]
-        oof += [(name, t.inj, t.rule, _prob(model, t)) for t in own]
-        print(f"  fold {name}: {len(own)} texts scored by a model of {len(train)} texts")
+    global _FOLD
+    _FOLD = (texts, without, kept, a)
+    jobs = max(1, min(a.jobs, len(authors)))
+    if jobs > 1:
+        # Folds are independent: forked workers share the texts (copy on write).
+        with multiprocessing.get_context("fork").Pool(jobs) as pool:
+            results = pool.map(_fold, authors, chunksize=1)
+    else:
+        results = [_fold(name) for name in authors]
+    for name, (rows, n_train) in zip(authors, results, strict=True):
+        oof += rows
+        print(f"  fold {name}: {len(rows)} texts scored by a model of {n_train} texts")
     au = np.array([o[0] for o in oof])
     y = np.array([o[1] for o in oof], dtype=bool)
     s = np.array([o[2] for o in oof])
