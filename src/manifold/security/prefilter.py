@@ -20,10 +20,12 @@ per 2 KB (a benchmark repeating one text kept it warm and hid it). Here:
   automaton run out of room on random tokens; with the literals, any such trigger made theirs
   thrash on prose).
 
-Memory: the literals' set and the set of triggers with no literal are built at start (smaller
-than the one set was); a trigger's own set only once it was a candidate, so at most one a
-trigger, each with the budget the caller gives (the guard: 4 MiB, as its other sets); the
-sets built for a long input are dropped after it.
+Memory: the ASCII literals' set and the set of triggers with no literal are built at start
+(smaller than the one set was); the other literals' set on the first input that is not all
+ASCII (0.2 to 0.4 MiB a gateway whose results are all ASCII does not hold); a trigger's own
+set only once it was a candidate, so at most one a trigger, each with the budget the caller
+gives (the guard: 4 MiB, as its other sets); the sets built for a long input are dropped after
+it.
 
 The answer is the one set's (tests/security/test_prefilter.py runs both over the corpora,
 varied prose and source, and fold and escape cases).
@@ -229,12 +231,14 @@ class Prefilter:
     __slots__ = (
         "_check",
         "_checks",
+        "_first",
         "_gate",
         "_loose",
         "_max_mem",
         "_other",
         "_patterns",
         "_run",
+        "_second",
         "base",
     )
 
@@ -272,9 +276,11 @@ class Prefilter:
         gate = _set([re2.escape(a) for a in first], max_mem).Match
         table = tuple(tuple(atoms[a]) for a in (*first, *second))
         self._gate = (gate, table, frozenset(plain))
-        self._other = (
-            (_set([re2.escape(a) for a in second], max_mem).Match, len(first)) if second else None
-        )
+        # Built on the first input that is not all ASCII (`_other_match`): a gateway whose
+        # results are all ASCII never holds it.
+        self._second = [re2.escape(a) for a in second]
+        self._other: tuple[Callable[[Any], Any], int] | None = None
+        self._first = len(first)
         # The triggers with no literal, the common phrasings' among them, are one more set.
         self._loose = self._set_of(loose)
         self._checks: dict[int, Callable[[Any], Any]] = {}
@@ -284,6 +290,16 @@ class Prefilter:
         if not ids:
             return (lambda raw: None), ()
         return _set([self._patterns[i] for i in ids], self._max_mem).Match, tuple(ids)
+
+    def _other_match(self, raw: bytes | memoryview) -> list[int]:
+        """The non-ASCII literals that occur in `raw`, as indices after the ASCII set's (their
+        set built on first use)."""
+        other = self._other
+        if other is None:
+            if not self._second:
+                return []
+            other = self._other = (_set(self._second, self._max_mem).Match, self._first)
+        return [k + other[1] for k in other[0](raw) or ()]
 
     def _checker(self, i: int) -> Callable[[Any], Any]:
         """Trigger `i`'s own automaton (built when first needed: most never are)."""
@@ -308,7 +324,7 @@ class Prefilter:
         The run trigger alone counts only when `run_holds` says so (the base64 one); it holds
         only where the run is (so alone, it is asked instead of the run, not after it)."""
         gate, table, plain = self._gate
-        other = self._other
+        other = self._other_match if self._second else None
         loose, loose_ids = self._loose
         base, check = self.base, self._check
         run, run_found = self._run.index, self._run.fn()
@@ -320,9 +336,9 @@ class Prefilter:
             if other is not None and not (
                 raw.isascii() if type(raw) is bytes else bytes(raw).isascii()
             ):
-                more = other[0](raw)
+                more = other(raw)
                 if more:
-                    hits = [*(hits or ()), *(k + other[1] for k in more)]
+                    hits = [*(hits or ()), *more]
             if not hits and not loose_hits:  # most results: no trigger's literal, no other
                 return [run] if run_holds(raw) else []
             main: list[int] = []
