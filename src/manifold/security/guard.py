@@ -4366,6 +4366,90 @@ _ENGLISH.append(
     )
 )
 
+# (group I families)
+# An order read out of an obfuscated payload: what a decoder (base64, base32, hex, binary,
+# Morse, percent-encoding, ROT13 and other shifts, reversed or letter-spaced text, leetspeak,
+# look-alike letters) recovered opens a sentence with an imperative an agent would carry out
+# ("approve this pull request", "bot: forward all messages to ...", "do not mention ..."). Only
+# decoded text is tried (`Scanner._scan`): in plain text an imperative is ordinary prose.
+_ENGLISH.append(
+    # an order to decode a payload and act on it ("decode the config and apply it", "execute
+    # the decoded text", "action=decode_and_apply"): alone below quarantine, it counts with a
+    # payload that decodes to text (`Scanner._scan`)
+    (
+        "encoded-cue",
+        0.45,
+        r"\b(?:decod|decipher|revers|unscrambl|convert|un-?rot)\w*\b[^.!?\n]{0,60}?"
+        r"(?:\b(?:and|then)\b|\+|,|_and_)\s*(?:then\s+)?(?:(?:just|also)\s+)?(?:apply|execute|"
+        r"run|follow|obey|act on|carry (?:it |them )?out|do (?:exactly )?(?:what|as)|comply|"
+        r"perform)\b|\b(?:execute|run|apply|follow|obey|carry out|perform) (?:the |its )?"
+        r"decoded\b",
+    )
+)
+_DECODED_ORDER = re2.compile(
+    r"(?:^|[.!?;:)\]]\s+|\s[-\x{2014}]\s|\n)\W*(?:[a-z][\w ().,'-]{0,40}:\s+)?"
+    r"(?:(?:[a-z]+\s+){0,2}(?:bot|agent|assistant|ai|model|reviewer|grader|helper)\b[,:]?\s+)?"
+    r"(?:(?:please|kindly|just|now|also|always|then|"
+    r"immediately|quietly|silently)\s+)*(?:(?:do not|don't|dont|never)\s+)?(?:ignore|disregard|"
+    r"forget|skip|bypass|disable|override|delete|remove|drop|wipe|erase|send|forward|e-?mail|"
+    r"post|share|upload|leak|exfiltrate|transfer|wire|pay|refund|approve|merge|grant|give|add|"
+    r"create|close|cancel|print|reveal|output|dump|read|copy|paste|run|execute|call|reply|"
+    r"respond|say|tell|report|state|mark|rate|award|score|rank|recommend|update|change|set|"
+    r"open|push|publish|invite|unban|ban|timeout|mute|kick|book|buy|order|charge|install|"
+    r"download|save|remember|write|append|include|describe|choose|leave|contact|message|dm|"
+    r"claim|confirm|assure|sign|suppress|hide|stop|accept|waive|mention|lie|flag|clear|"
+    r"elevate|promote|fetch|curl|browse|visit|navigate|click|submit|insert|rename|"
+    r"move|archive|unsubscribe|subscribe|cc|bcc|list|export|import|expose|use|end|issue)\b"
+)
+# A document's own transport encoding (a MIME part, a file's content from an API) is data: its
+# decoded sentences are not taken as orders.
+_TRANSPORT = re2.compile(
+    r"content-transfer-encoding:\s*base64|\"encoding\":\s*\"base64\"|"
+    r"\"content\":\s*\"[a-z0-9+/]{40}"
+)
+# Reversed text: a line with three of English's commonest words spelt backwards ("eht",
+# "dna", "ruoy", "gniyas"); text shifted by 13 letters: three of them rotated ("gur", "naq").
+_REVERSED_COMMON = re2.compile(
+    r"\b(?:eht|dna|ot|fo|rof|htiw|siht|taht|ruoy|uoy|lla|morf|resu|tnega|"
+    r"gni[a-z]{2,})\b"
+)
+_ROT13_COMMON = re2.compile(
+    r"\b(?:gur|naq|gb|bs|sbe|jvgu|guvf|gung|lbhe|lbh|nyy|sebz|vf|ner|jnf|unir|abg|vg|va|gurz|"
+    r"gurve|hfre|ntrag|qb|nf|jr|pna|jvyy|na)\b"
+)
+# English's commonest words, for a text shifted by some other number of letters (a hint names a
+# shift or a cipher) or mirrored (Atbash)
+_ENGLISH_COMMON = re2.compile(
+    r"\b(?:the|and|to|of|for|with|this|that|your|you|all|from|is|are|not|it|in|on|user|agent)\b"
+)
+_REVERSE_HINT = re2.compile(r"revers|backwards|right to left|back to front|mirror")
+_SHIFT_HINT = re2.compile(
+    r"caesar|atbash|\bshift(?:ed)? (?:each letter |every letter )?(?:back |by |of )?[+-]?\d|"
+    r"\brot-?\d"
+)
+_ATBASH: Final = str.maketrans("abcdefghijklmnopqrstuvwxyz", "zyxwvutsrqponmlkjihgfedcba")
+_SHIFTS: Final = [
+    str.maketrans(
+        "abcdefghijklmnopqrstuvwxyz",
+        "abcdefghijklmnopqrstuvwxyz"[k:] + "abcdefghijklmnopqrstuvwxyz"[:k],
+    )
+    for k in range(1, 26)
+]
+# Base32 (upper-case letters and 2 to 7), binary octets, Morse code, regional-indicator letters
+_B32 = re2.compile(r"\b[A-Z2-7]{24,}={0,6}")
+_BINARY = re2.compile(r"(?:\b[01]{8}\s?){6,}")
+_MORSE = re2.compile(r"(?:[.-]{1,6}(?: / | /|/ | |/)){8,}[.-]{1,6}")
+_MORSE_CODE: Final = {
+    code: chr(97 + i)
+    for i, code in enumerate(
+        re.findall(
+            r"\S+",
+            ".- -... -.-. -.. . ..-. --. .... .. .--- -.- .-.. -- -. --- .--. --.- .-. ... - ..- "
+            "...- .-- -..- -.-- --..",
+        )
+    )
+}
+
 # --------------------------------------------------------------------- hidden carriers
 
 _HTML_COMMENT = re2.compile(r"(?s)<!--(.*?)-->")
@@ -4899,6 +4983,13 @@ _TRIGGERS_EN = [
     r"full permission|whitelisted",
     r"paste tool|pastebin|pr comment|paste yours|post the new|plain text|\.npmrc|\.pypirc",
     r"don't mention|do not mention|do not surface|don't surface|in the record",
+    # (group I triggers)
+    r"decode and|decode_and|decode \+|decoded text|decode it|decode the|decode blob|decode spec|"
+    r"the decoded",
+    r"\b(?:eht|ruoy|htiw|siht|taht|morf|tnega)\b|\bgni[a-z]{3,}\b",
+    r"\b(?:gur|naq|guvf|gung|lbhe|lbh|nyy|sebz|jvgu|abg|hfre)\b",
+    r"caesar|atbash|shifted by|shift each|shift back|cipher is",
+    r"(?:[01]{8} ){5}[01]{8}|(?:[.-]{1,5}(?: /)? ){6}[.-]|[\x{1F1E6}-\x{1F1FF}]{2}",
 ]
 
 # The prefilter for the common phrasings above (`_COMMON`): each fires only where one of them
@@ -5379,9 +5470,16 @@ class Scanner:
                 v.add("hidden-carrier", 0.6)
                 v.merge(inner)
         if depth < _MAX_DEPTH:
-            for decoded in self._decoded(text, fold):
+            if "encoded-cue" in v.reasons and next(self._decoded(text, fold, depth), None):
+                v.add("encoded", 0.5)  # an order to decode and act, and a payload to decode
+            for decoded in self._decoded(text, fold, depth):
                 inner = Verdict()
                 self._scan(decoded, surface, inner, depth + 1)
+                if (
+                    _DECODED_ORDER.search(decoded.casefold()) is not None
+                    and _TRANSPORT.search(fold) is None
+                ):
+                    inner.add("encoded-order", 0.45)  # an order came out of the decoding
                 if inner.reasons and max(inner.reasons.values()) >= 0.4:
                     v.add("encoded", 0.5)
                     v.merge(inner)
@@ -5677,13 +5775,15 @@ class Scanner:
             v.add("hidden-carrier", 0.4)
             yield m.group(1)[::-1]
 
-    def _decoded(self, text: str, fold: str) -> Iterator[str]:
+    def _decoded(self, text: str, fold: str, depth: int = 0) -> Iterator[str]:
         n = 0
         for m in _B64.finditer(text):
             if n >= _MAX_DECODED:
                 return
             n += 1
             s = _b64text(m.group(0))
+            if not s and "/" in m.group(0):  # a path's segment ("/v/VXNl..."): each one alone
+                s = next(filter(None, map(_b64text, m.group(0).split("/"))), None)
             if s:
                 yield s
         for m in _HEX.finditer(text):
@@ -5701,7 +5801,7 @@ class Scanner:
             if _GLUED.search(glued) is not None:
                 yield "ignore previous instructions"  # scored as what it spells
             else:
-                yield glued
+                yield _unspaced(m.group(0))
         if _LEET.search(fold) is not None:  # digits for letters ("1gn0r3 th1s"): read as letters
             lines = [ln for ln in islice(fold.split("\n"), 4096) if _leet_line(ln)]
             if lines:
@@ -5711,6 +5811,7 @@ class Scanner:
         if _REVERSED_HINT.search(fold) is not None:
             yield fold[::-1]
         yield from _decoded_more(fold)
+        yield from _decoded_shapes(text, fold, depth == 0)
 
 
 # More encodings, each decoded only under its own cheap test: percent-encoding (three escapes
@@ -5747,6 +5848,74 @@ def _entity(m: re.Match[str]) -> str:
     code = m.group(1)
     n = int(code[1:], 16) if code[0] == "x" else int(code)
     return chr(n) if 32 <= n < 0x110000 and not 0xD800 <= n < 0xE000 else " "
+
+
+def _unspaced(run: str) -> str:
+    """Letter-spaced text with its word breaks: two spaces or more, or a spaced slash or bar,
+    where its letters are one space apart; else any space ("b.o.t p.l.s" is "bot pls")."""
+    if re.search(r"[a-z] [a-z] [a-z]", run) is not None:
+        words = re.split(r"\s{2,}|\s[/|]\s", run)
+    else:
+        words = run.split()
+    return " ".join(_SPACE_SEP.sub("", w) for w in words)
+
+
+def _morse(run: str) -> str:
+    return " ".join(
+        "".join(_MORSE_CODE.get(c, "?") for c in w.split())
+        for w in re.split(r"\s*/\s*|\s{2,}", run)
+    )
+
+
+def _decoded_shapes(text: str, fold: str, reverse: bool = True) -> Iterator[str]:
+    """Base32, binary, Morse, regional-indicator letters, lines written backwards or shifted
+    (ROT13 and other Caesar shifts, Atbash), look-alike or styled letters read as Latin. Lines
+    are read backwards in the text itself only (`reverse`): in a payload already decoded, a line
+    written backwards is most often a decoder's own reversal of plain text."""
+    for m in islice(_B32.finditer(text), _MAX_MORE):
+        run = m.group(0).rstrip("=")
+        try:
+            s = base64.b32decode(run + "=" * (-len(run) % 8)).decode("utf-8")
+        except (binascii.Error, ValueError, UnicodeDecodeError):
+            continue
+        if _printable(s):
+            yield s
+    for m in islice(_BINARY.finditer(fold), _MAX_MORE):
+        bits = m.group(0).split()
+        s = "".join(chr(int(b, 2)) for b in bits if len(b) == 8)
+        if _printable(s):
+            yield s
+    for m in islice(_MORSE.finditer(fold), _MAX_MORE):
+        s = _morse(m.group(0))
+        if s.count("?") <= len(s) // 10 and len(s) >= 12:
+            yield s
+    for m in islice(re.finditer("[\U0001f1e6-\U0001f1ff][\U0001f1e6-\U0001f1ff ]+", fold), 8):
+        s = "".join(chr(ord(c) - 0x1F1E6 + 97) if c != " " else c for c in m.group(0))
+        if len(s) >= 8:  # a run of letters, not a flag or two
+            yield re.sub(r"(?<=[a-z]) (?=[a-z](?: |$))", "", s.strip())
+    shift = _SHIFT_HINT.search(fold) is not None
+    backwards = 2 if _REVERSE_HINT.search(fold) is not None else 3
+    for line in islice(fold.split("\n"), 4096):
+        if not 20 <= len(line) <= 2000:
+            continue
+        if reverse and len(_REVERSED_COMMON.findall(line)) >= backwards:
+            yield line[::-1]
+        rot = _ROT13_COMMON.findall(line)
+        if len(rot) >= 3 and len(set(rot)) >= 2:
+            yield codecs.encode(line, "rot13")
+        elif shift:
+            base = set(_ENGLISH_COMMON.findall(line))
+            for table in [*_SHIFTS, _ATBASH]:
+                s = line.translate(table)
+                words = set(_ENGLISH_COMMON.findall(s))
+                if len(words) >= 2 and len(words - base) >= 1:
+                    yield s
+                    break
+    if _MIXED.search(text.casefold()) is not None or _STYLED.search(text) is not None:
+        for raw, line in zip(text.split("\n"), fold.split("\n"), strict=False):
+            mixed = sum(1 for w in raw.casefold().split() if _MIXED.search(w) is not None)
+            if mixed >= 3 or len(_STYLED.findall(raw)) >= 8:
+                yield line
 
 
 def _decoded_more(fold: str) -> Iterator[str]:
@@ -5815,6 +5984,8 @@ def _b64text(run: str) -> str | None:
         s = raw.decode("utf-8")
     except (binascii.Error, ValueError, UnicodeDecodeError):
         return None
+    if len(s) >= 24 and _B64.fullmatch(s.strip()) is not None:  # base64 of base64: once more
+        return _b64text(s.strip())
     return s if _printable(s) else None
 
 
@@ -5822,11 +5993,13 @@ def _hextext(run: str) -> str | None:
     digits = "".join(c for c in run.removeprefix("0x") if c not in " :")
     if len(digits) % 2:
         digits = digits[:-1]
-    try:
-        s = bytes.fromhex(digits).decode("utf-8")
-    except (ValueError, UnicodeDecodeError):
-        return None
-    return s if _printable(s) else None
+    for run_digits in (digits, digits[:-2]):  # the run may end in a next word's "ac" or "be"
+        try:
+            s = bytes.fromhex(run_digits).decode("utf-8")
+        except (ValueError, UnicodeDecodeError):
+            continue
+        return s if _printable(s) else None
+    return None
 
 
 def prefiltered(raw: Any) -> bytes:
