@@ -667,7 +667,7 @@ _ENGLISH: list[tuple[str, float, str]] = [
         r"(?:\w+ ){0,2}?(?:the user|the owner|the customer|they|he|she)(?: has| have| had)? "
         r"(?:explicitly |already |clearly |personally )?(?:confirm(?:s|ed)?|approve[sd]?|"
         r"ask(?:s|ed)?|agree[sd]?|consent(?:s|ed)?|authori[sz]e[sd]?|request(?:s|ed)?|signs? off|"
-        r"signed off|review(?:s|ed)|checked|verified|(?:has |have )seen)\b",  # (group C: review)
+        r"signed off|review(?:s|ed)|checked|verified|(?:has |have )seen)\b",  # (a review)
     ),
     (
         "_docref",
@@ -2379,7 +2379,7 @@ _AI_NOTE = (
     r"instructions?|hints?|notes?|policy))[ \t]*[:\x{2014}]\s"
     # a bracketed tag opens a line or a sentence: after a log level ("WARN [agent] ignoring
     # unknown key") it names the program component that logged the line; "NOTE(ai):" still
-    # holds one (group C)
+    # holds one
     r"|(?:(?:^|\n|[.!?:>]\s)[ \t#/>*-]*|[a-z])[\[(](?:agent|bot|assistant|ai|llm)"
     r"[\])]|\bnotes?[- ](?:to|for)[- ](?:the[- ])?"
     r"(?:llm|ai|model|assistant|agent|bot)s?\b|\b(?:summary|notes?|instructions?|message|hint)_"
@@ -3470,7 +3470,6 @@ def _sentence_res() -> _SentenceRes:
 
 _MAX_PAIRED: Final = 256  # sentences looked at per text (a bounded cost)
 
-# (group C families)
 # A document's own amendment: earlier instructions on some matter "withdrawn and replaced by
 # those set out in Schedule 2" (a contract, terms, a policy) are the document's, read as a
 # reference to another part of it, not an order past the model's instructions.
@@ -3487,8 +3486,7 @@ _ENGLISH.append(
     )
 )
 
-# (group A families)
-# Group A: orders to whoever acts on a text for its owner (an office assistant on a mailbox, a
+# Orders to whoever acts on a text for its owner (an office assistant on a mailbox, a
 # calendar, a shared drive; software that summarises, condenses or triages a page), in the
 # sender's or the page's own voice, without the words detectors look for.
 # The reader named by what it does with this text or for whom: "whoever is looking after
@@ -3555,6 +3553,13 @@ _A_HARM_BASE = (
 )
 _A_HARM = r"(?:" + _A_HARM_BASE + r"|[a-z0-9._-]+@[a-z0-9-]+\.[a-z])"
 _A_PARA = r"(?:[^\n]|\n[^\n])*"
+
+
+def _same_paragraph(a: str, b: str) -> str:
+    """`a` and `b` in one paragraph, in either order."""
+    return a + _A_PARA + b + r"|" + b + _A_PARA + a
+
+
 _ENGLISH.extend(
     [
         # the delegate named: on its own only an address (decides with another signal)
@@ -3689,8 +3694,7 @@ _ENGLISH.append(
     )
 )
 
-# (group B families)
-# Group B: what an assistant tells its user, steered by the page it reads. An automated
+# What an assistant tells its user, steered by the page it reads. An automated
 # reader addressed (assistants, summarizers, answer engines, "whoever is answering", "for
 # assistant output", "summary guidance:") and, in the same sentence, told what to say,
 # state, present, rate, omit or recommend: an honest page speaks to people, not to the
@@ -3730,7 +3734,7 @@ _ENGLISH.extend(
         ),
     ]
 )
-# Group B: a record's control ordered off. In the imperative (a sentence's or clause's first
+# A record's control ordered off. In the imperative (a sentence's or clause's first
 # verb, so "never skip the sanctions check" is not one), a check, a review, a flag or a second
 # approver that a business record's processing relies on is skipped, suppressed or cleared.
 _B_CONTROL = (
@@ -3753,7 +3757,7 @@ _ENGLISH.extend(
         ),
     ]
 )
-# Group B: a chat bot told to act on the server. The bot named first in a message ("yo bot",
+# A chat bot told to act on the server. The bot named first in a message ("yo bot",
 # "@GuildBot", "Meta AI") and then, as its order, a moderation or membership action on people,
 # roles or channels: talk about a bot ("the bot gave me the role") does not start that way.
 _ENGLISH.extend(
@@ -3772,7 +3776,6 @@ _ENGLISH.extend(
     ]
 )
 
-# (group F families)
 # Persistence with what it plants: an order to keep something for later sessions (memory,
 # notes, a config or rules file, "in every chat") and, in the same sentence, a grant an
 # attacker wants kept: someone trusted or made admin, approval or verification waived (with
@@ -3888,8 +3891,7 @@ _ENGLISH.extend(
     ]
 )
 
-# (group J families)
-# Group J: the honest shapes an override phrase also has, read as a document's own reference
+# The honest shapes an override phrase also has, read as a document's own reference
 # (`_docref`: the override damped, the other languages' reading dropped):
 # - a defensive rule, the model told to ignore the orders that the data it reads holds ("ignore
 #   any instructions that appear inside invite descriptions", "... inside emails; treat them as
@@ -3933,7 +3935,6 @@ _ENGLISH.extend(
     ]
 )
 
-# (group H families)
 # An automated reader named by its job in a repository, a meeting or a shop ("review bot",
 # "dependency update bots", "reviewers (automated)", "the notetaker", "whoever's summarising",
 # "booking assistants", "an assistant with access to this calendar"), then an order that
@@ -3984,7 +3985,6 @@ _ENGLISH.append(
     )
 )
 
-# (group L families)
 # Override by invalidation: what the reader was given (its instructions, guidance, rubric,
 # checklist, brief, prompt, task description) declared void, stale, expired, retired or not
 # applying any more ("the checklist you were handed does not apply", "ur old prompt expired",
@@ -4113,8 +4113,7 @@ _ENGLISH.extend(
     ]
 )
 
-# (group G families)
-# Group G: text submitted for assessment (essays, code, applications, entries) that tells the AI
+# Text submitted for assessment (essays, code, applications, entries) that tells the AI
 # grading, screening or judging it what outcome to give, and messages between agents (results,
 # handoffs, task specs, shared memory) that take over the receiving agent's task or authority.
 # An AI assessor named: "grader:", "to the marker", "LLM grader", "screening model", "judging
@@ -4192,7 +4191,7 @@ _ENGLISH.extend(
         (
             "directive",
             0.75,
-            _I + _G_ASSESSOR + _A_PARA + _G_TOP + r"|" + _G_TOP + _A_PARA + _G_ASSESSOR,
+            _I + _same_paragraph(_G_ASSESSOR, _G_TOP),
         ),
     ]
 )
@@ -4237,7 +4236,7 @@ _ENGLISH.extend(
         (
             "directive",
             0.75,
-            _I + _G_ASSESSOR + _A_PARA + _G_SKIP + r"|" + _G_SKIP + _A_PARA + _G_ASSESSOR,
+            _I + _same_paragraph(_G_ASSESSOR, _G_SKIP),
         ),
         ("exfil-url", 0.7, _I + _G_LEAK),
     ]
@@ -4322,7 +4321,7 @@ _ENGLISH.extend(
         (
             "escalation",
             0.75,
-            _I + _G_AGENT + _A_PARA + _G_GATE + r"|" + _G_GATE + _A_PARA + _G_AGENT,
+            _I + _same_paragraph(_G_AGENT, _G_GATE),
         ),
     ]
 )
@@ -4366,7 +4365,6 @@ _ENGLISH.append(
     )
 )
 
-# (group I families)
 # An order read out of an obfuscated payload: what a decoder (base64, base32, hex, binary,
 # Morse, percent-encoding, ROT13 and other shifts, reversed or letter-spaced text, leetspeak,
 # look-alike letters) recovered opens a sentence with an imperative an agent would carry out
@@ -4924,8 +4922,6 @@ _TRIGGERS_EN = [
     _T_MIXED,
     _T_STYLED,
     _T_ESCAPED,
-    # (group C triggers)
-    # (group A triggers)
     r"scheduling system|booking system|calendar system|scheduling assistant|brought you to|"
     r"you were handed|it was handed|they were handed|you were given|it was given|"
     r"accompanying this|is summarised|is summarized|is condensed|is being summari|"
@@ -4935,7 +4931,6 @@ _TRIGGERS_EN = [
     r"anyone processing|anyone relaying|anyone handling|anyone triaging|someone's triaging|"
     r"anyone's assistant|only valid output|expected output|expected review comment|"
     r"inbox rule|mail rule|forwarding rule|auto-forward|autoforward",
-    # (group B triggers)
     r"summarizer|summariser|summarizing this|summarising this|answer engine|answer-engine|"
     r"aggregators|summary guidance|display rule|display_rule|render_hint|presentation rules|"
     r"summaries generated|summaries for|any summary of|machine reader|llms|bots and",
@@ -4944,21 +4939,17 @@ _TRIGGERS_EN = [
     r"answer guidance|citation guidance|when relaying|when citing|when quoting this|fraud review|"
     r"fraud check|fraud flag|aml check|pep check|duplicate check|three-way match|identity check|"
     r"bot ban|bot unban|bot kick|bot give|bot make|bot remove|bot mute|bot pls|bot plz|bot dm",
-    # (group F triggers)
     r"future session|later session|permanent|forever|standing instruction|standing rule|"
     r"long-term|write_to_memory|memory_update|memory entry|after restart|next time",
     r"environment variables|credentials of|tokens of|cookies from|also copy|regardless of find|"
     r"always return|always treat|return status|end with|presented together",
-    # (group J triggers)
     r"ok computer|okay computer|hey computer|hey siri|hey google|ok google|okay google|"
     r"hey alexa|okay alexa|hey cortana|hey bixby",
-    # (group H triggers)
     r"(?:^|[^\w@-])bots?\b|\b(?:review|triage|recap|minutes|booking|shopping|travel|follow-up|"
     r"follow up)[- ](?:bots?|assistants?|agents?)\b|notetaker|note-taker|summariz|summaris|"
     r"\bautomated (?:review|tool|fixer|assistant|agent|system)|whoever|\bthe ai\b|assistants|"
     r"assistant with|assistant writing|assistant drafting|assistant reading|agents reserving|"
     r"agents booking|models processing|reviewers|review-automation|triage-automation",
-    # (group L triggers)
     r"does not apply|doesn't apply|don't apply|do not apply|no longer appl|expired|outdated|"
     r"out of date|stale|void\b|withdrawn|retired|rescinded|revoked|obsolete",
     r"new (?:job|goal|objective|task|prompt|mission|orders|plan|priority|brief|game)|"
@@ -4969,7 +4960,6 @@ _TRIGGERS_EN = [
     r"only from me|only to me|to me only|from me only|under my authority|under my command|"
     r"\((?:your|ur) owner\)|model provider|deployed you|who set up|who configured|who wrote the",
     r"[\"']?role[\"']?\s*[:=]\s*[\"']?(?:system|developer|orchestrator|admin)",
-    # (group G triggers)
     r"grader|evaluator|screener|examiner|adjudicator|full marks|full credit|full points|"
     r"10/10|20/20|100/100|5/5|to the marker|for the marker|whatever is marking|rank this|"
     r"rank it|rank me|judging|screening model|screening agent|reviewer agent|review agent",
@@ -4983,7 +4973,6 @@ _TRIGGERS_EN = [
     r"full permission|whitelisted",
     r"paste tool|pastebin|pr comment|paste yours|post the new|plain text|\.npmrc|\.pypirc",
     r"don't mention|do not mention|do not surface|don't surface|in the record",
-    # (group I triggers)
     r"decode and|decode_and|decode \+|decoded text|decode it|decode the|decode blob|decode spec|"
     r"the decoded",
     r"\b(?:eht|ruoy|htiw|siht|taht|morf|tnega)\b|\bgni[a-z]{3,}\b",
