@@ -109,3 +109,19 @@ def test_a_yaml_config_loads_without_the_toml_parser_or_difflib() -> None:
         "import manifold.gateway"
     )
     assert _imported_after(code, "tomllib", "difflib") == []
+
+
+def test_a_gateway_holds_no_search_engine_http_client_or_library_lookup_it_does_not_use() -> None:
+    """The search engine is imported on the first `search_tools` index, the lean HTTP client
+    (and `httptools`) with the first HTTP upstream or summarizer, and libc is found without
+    `ctypes.util` (which imports shutil, tempfile, bz2 and lzma): a gateway that lists its
+    tools as they are, over stdio, holds none of them (about 2.5 MiB)."""
+    code = (
+        "import manifold.cli, manifold.gateway, manifold.downstream.stdio; "
+        "from manifold.memory import trim, return_large_buffers; "
+        "assert trim() in (True, False); return_large_buffers()"
+    )
+    held = _imported_after(
+        code, "manifold.economy.search", "httptools", "manifold.upstream.httpclient", "ctypes.util"
+    )
+    assert held == []

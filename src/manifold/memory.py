@@ -21,7 +21,6 @@ below the top of its heap in the process unless asked (`malloc_trim`), about 2 t
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
 import logging
 import os
 import sys
@@ -36,7 +35,9 @@ def _libc() -> ctypes.CDLL | None:
     if not sys.platform.startswith("linux"):
         return None
     try:
-        return ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        # The process's own symbols, libc's among them: `ctypes.util.find_library` would run
+        # `ldconfig` and import shutil, tempfile, bz2 and lzma to do it (about 0.9 MiB held).
+        return ctypes.CDLL(None)
     except OSError:
         return None
 

@@ -9,6 +9,7 @@ is read by the model.
 
 from __future__ import annotations
 
+import functools
 import logging
 import re
 import threading
@@ -19,7 +20,6 @@ import orjson
 
 from manifold.catalog import Route
 from manifold.economy.results import owner_of
-from manifold.economy.search import RankerConfig, ToolEntry, ToolIndex, tokenize
 from manifold.hooks import ListingEvent
 from manifold.pipeline import CallContext
 from manifold.protocol import jsonrpc as rpc
@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from manifold.catalog import Catalog
     from manifold.config import GatewayConfig
     from manifold.economy.embed import HybridIndex
+    from manifold.economy.search import ToolIndex
     from manifold.hooks import Hooks
     from manifold.pipeline import CallNext
     from manifold.state import ResultPages
@@ -129,10 +130,17 @@ _ABBREVIATION = re.compile(r"\b(?:e\.g|i\.e|etc|vs|[A-Za-z])\.$")
 _TRAILING = re.compile(
     r"(?i)(?:a|an|and|as|at|by|for|from|in|into|its|of|on|or|the|their|to|with|your)"
 )
-# Words that add nothing to a tool's name in a one-line summary.
-_FILLER = frozenset(
-    tokenize("new specific existing details single entire all list get retrieve given one current")
-)
+
+
+@functools.cache
+def _filler() -> frozenset[str]:
+    """Words that add nothing to a tool's name in a one-line summary. (The search engine is
+    imported on first use, here and in `GatewayTools.index`: a gateway that lists its tools
+    as they are never loads it, about 1.4 MiB.)"""
+    from manifold.economy.search import tokenize
+
+    words = "new specific existing details single entire all list get retrieve given one current"
+    return frozenset(tokenize(words))
 
 
 def text_result(text: str, is_error: bool = False) -> rpc.Incoming:
@@ -175,7 +183,9 @@ def adds_to_name(text: str, server: str, tool: str, schema: Any) -> bool:
 
 
 def _adds_to_name(text: str, server: str, tool: str, params: list[Param]) -> bool:
-    known = set(_FILLER)
+    from manifold.economy.search import tokenize
+
+    known = set(_filler())
     known.update(tokenize(server), tokenize(tool))
     for p in params:
         known.update(tokenize(p.name))
@@ -256,6 +266,8 @@ class GatewayTools:
     def index(self) -> ToolIndex:
         tools = self.gw.catalog.tools
         if self._index is None or self._indexed is not tools:
+            from manifold.economy.search import RankerConfig, ToolEntry, ToolIndex
+
             routes = self.gw.catalog.tool_routes
             entries = []
             by_up: dict[tuple[str, str], tuple[str, dict[str, Any]]] = {}

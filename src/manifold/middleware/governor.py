@@ -60,7 +60,6 @@ from manifold.economy.projection import (
     project_result,
 )
 from manifold.economy.results import owner_of
-from manifold.economy.summarize import Summarizer
 from manifold.economy.tokens import estimate, estimate_chars
 from manifold.pipeline import CallContext, CallNext
 from manifold.protocol import jsonrpc as rpc
@@ -70,6 +69,7 @@ if TYPE_CHECKING:
     from manifold.catalog import Catalog
     from manifold.config import GatewayConfig
     from manifold.economy.savings import Savings
+    from manifold.economy.summarize import Summarizer
     from manifold.state import DedupMemory, ResultPages, State
 
 
@@ -258,6 +258,10 @@ class Governor:
         self.summarizer: Summarizer | None = None
         if cfg.summarize is not None:
             try:
+                # (imported here: its HTTP client is not loaded by a gateway that never
+                # summarizes)
+                from manifold.economy.summarize import Summarizer
+
                 self.summarizer = Summarizer(cfg.summarize)
             except ValueError as e:
                 raise ConfigError(f"response.summarize.url: {e}") from None
