@@ -155,6 +155,9 @@ REAL = {
     "heldout34": ["guard_heldout34.jsonl"],
     "heldout36": ["guard_heldout36.jsonl"],
     "heldout38": ["guard_heldout38.jsonl"],
+    "heldout39": ["guard_heldout39.jsonl"],
+    "heldout41": ["guard_heldout41.jsonl"],
+    "heldout42": ["guard_heldout42.jsonl"],
 }
 _SHORT = 600
 
