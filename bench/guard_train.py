@@ -156,6 +156,7 @@ REAL = {
     "heldout36": ["guard_heldout36.jsonl"],
     "heldout38": ["guard_heldout38.jsonl"],
     "heldout39": ["guard_heldout39.jsonl"],
+    "heldout40": ["guard_heldout40.jsonl"],
     "heldout41": ["guard_heldout41.jsonl"],
     "heldout42": ["guard_heldout42.jsonl"],
 }
