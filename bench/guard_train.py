@@ -159,6 +159,7 @@ REAL = {
     "heldout40": ["guard_heldout40.jsonl"],
     "heldout41": ["guard_heldout41.jsonl"],
     "heldout42": ["guard_heldout42.jsonl"],
+    "heldout43": ["guard_heldout43.jsonl"],
 }
 _SHORT = 600
 
