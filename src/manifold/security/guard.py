@@ -3199,6 +3199,19 @@ _REPORTING = re2.compile(
     r"comment) (?:said|says|contained|contains|read|asked)|the (?:string|payload|phrase|line) "
     r"['\"]|threat model|phishing (?:simulation|test)s?|(?:awareness|training) "
     r"(?:module|quiz|video|course)|"
+    # what such an order did, told in the third person ("a footer asking it to update the
+    # payee", "text telling them to say ...", "it instructed the agent to ..."), and the
+    # trade's own words ("tool poisoning", "a security advisory", "steps to reproduce")
+    r"(?:asking|telling|instructing|urging|ordering|directing) (?:it|them) to|(?:instructed|"
+    r"tricked|manipulated|persuaded|fooled|convinced) (?:the|an?|its|their) (?:[\w-]+ )?"
+    r"(?:agents?|assistants?|models?|bots?|llms?)|(?:asked|told) (?:ai |the )?(?:models|agents|"
+    r"assistants|llms)|tool poisoning|poisoned tool|security advisory|steps to reproduce|"
+    r"security awareness|red flags|least privilege|tricked into|exfiltration (?:channel|vector)s?|"
+    r"(?:followed|obeyed|executed|would (?:follow|obey)) (?:the |those |these |such |hidden |"
+    r"embedded )?instructions (?:from|in|embedded|hidden|written|found|contained)|"
+    # a rule about what content may ask ("if any of it asks an automated agent to ...")
+    r"\bif (?:any (?:of )?(?:it|this|them)|(?:a|the|any) (?:page|document|e-?mail|message|file|"
+    r"issue|comment|readme|content|text|tool result)s?) (?:asks|tells|instructs|directs)|"
     # the other languages' reporting cues written in ASCII (the rest: `_reporting_ml`)
      + "|".join(re2.escape(w) for w in _REPORT_WORDS_ML if w.isascii()) + ")"
 )
@@ -4448,6 +4461,68 @@ _MORSE_CODE: Final = {
     )
 }
 
+# (group enfp families)
+# An honest definition's rules, read as such (none of them scores: they only damp).
+_ENGLISH.extend(
+    [
+        # Approval asked for, as a rule: "confirm the amount with the user before sending",
+        # "wait for a clear yes", "requires explicit user confirmation",
+        # "use only hosts the user gave you", "unless the user supplied them".
+        (
+            "_approval-condition",
+            0.01,
+            # (an order, not its negation: "never wait for a yes" is what injections say)
+            _I + r"(?:(?:^|[\n.;:!?])\s*|\b(?:must|always|should|please|first|to|and|then) )"
+            r"(?:(?:confirm|check|verify|double-check)\b(?: [\w'-]+){0,6}? with the user (?:before|"
+            r"first)\b|wait (?:for|until)\b[^.!?\n]{0,30}?\b(?:yes|confirmation|approval|"
+            r"go-ahead|consent)\b)|(?:(?:^|[\n.;:!?])\s*|\b(?:it|this|which|that|and|always|"
+            r"[a-z]+s) )requires? (?:that the user|(?:explicit |prior )?(?:user |the user'?s? )"
+            r"(?:confirmation|approval|consent)|explicit (?:confirmation|approval|consent))\b|"
+            r"\bonly (?:[\w-]+ ){1,3}?(?:that |which )?the user "
+            r"(?:gave|provided|supplied|named|specified|chose)\b|\bunless the user (?:explicitly "
+            r")?(?:provided|gave|supplied|named|asks|asked)\b",
+        ),
+        # A parameter that carries a prompt for a model the tool itself calls: "the system
+        # message for the sub-agent", "overrides the default system prompt for this call",
+        # a chat API's roles ("system", "user" or "assistant"). It names the system prompt as
+        # what the caller writes, not as what the reader is to give up or ignore.
+        (
+            "_prompt-param",
+            0.01,
+            _I + r"\b(?:system (?:message|prompt)|instructions)\b[^.!?\n]{0,40}?\b(?:for|to) "
+            r"the (?:sub-?(?:model|agent)|child (?:model|agent)|classifier|hosted (?:model|llm))"
+            r"\b|\boverrides? the (?:default|workspace(?:-level)?|global) system (?:prompt|"
+            r"message) for (?:this|the|each) (?:call|completion|request|run|sub-?agent)\b|"
+            r"\broles?`?\s*(?:\(|:)\s*\"system\", \"user\"",
+        ),
+        # The conversation shared only with the user's consent ("only set this when the user
+        # agrees to share the conversation"): a rule, not a request for it.
+        (
+            "_consented",
+            0.01,
+            _I + r"\bonly (?:set|pass|include|attach|send|share|use)\b[^.!?\n]{0,40}?\b(?:when|"
+            r"if|after|once) the user (?:explicitly )?(?:agrees|consents|opts in|has agreed|has "
+            r"consented)\b",
+        ),
+        # A definition's first sentence, what the tool does ("Saves a short note to the user's
+        # memory"): the tool's own act, told in the third person, is no order to the reader.
+        (
+            "_tool-says",
+            0.01,
+            _I + r"^\s*(?:saves|stores|records|creates|sends|posts|returns|fetches|retrieves|"
+            r"lists|deletes|updates|transfers|searches|opens|makes) (?:a|an|the|one|short|new)\b",
+        ),
+        # A model's documentation of its chat template ("the prompt format", "special tokens",
+        # "apply_chat_template", "strings like <|im_start|>"): its tokens are shown, not a turn.
+        (
+            "_template",
+            0.01,
+            _I + r"\b(?:chat[- ]templates?|prompt format|chat format|special tokens|template "
+            r"tokens|apply_chat_template|(?:strings|tokens|markers) (?:like|such as))\b",
+        ),
+    ]
+)
+
 # --------------------------------------------------------------------- hidden carriers
 
 _HTML_COMMENT = re2.compile(r"(?s)<!--(.*?)-->")
@@ -5579,7 +5654,15 @@ class Scanner:
                 if r in found.reasons:
                     found.reasons[r] = min(found.reasons[r], cap)
         asks = found.reasons.pop("_asks-context", None)
-        if found.reasons.pop("_no-share", None) is not None and asks is not None:
+        found.reasons.pop("_tool-says", None)  # read by `_pair` only
+        consented = found.reasons.pop("_consented", None) is not None
+        if found.reasons.pop("_prompt-param", None) is not None:
+            # a parameter that carries a sub-model's prompt: its system prompt is the caller's
+            consented = True
+            if "override" in found.reasons:
+                found.reasons["override"] = min(found.reasons["override"], 0.45)
+        no_share = found.reasons.pop("_no-share", None) is not None
+        if (no_share or consented) and asks is not None:
             asks = min(asks, 0.45)  # the definition forbids sharing: a rule, not a request
         if asks is not None and surface == "description":
             found.add("poison-marker", asks)
@@ -5717,7 +5800,7 @@ class Scanner:
             ):
                 found.add("phishing", _PAIRED)  # the more telling name, so first
                 return
-            if any(r == "_approval-condition" for r, _ in hits):
+            if any(r in ("_approval-condition", "_tool-says") for r, _ in hits):
                 continue  # approval as a rule of the definition ("only after the user confirms")
             goals = {r for r, w in hits if r in _GOALS and w >= 0.4}
             if (
