@@ -4523,6 +4523,127 @@ _ENGLISH.extend(
     ]
 )
 
+# (group answer families)
+# The answer steered: a text that speaks to whoever turns it into an answer, a summary, a
+# comparison or a verdict (an assistant, a bot, a summarizer, a reviewer, "whoever", "the
+# user", "if anyone asks", "any summary of this", "for the committee summary:") and, in the
+# same sentence, dictates what that answer is to hold regardless of the evidence: a recall, a
+# warning, a breach or a finding left out; a figure or a rating kept whatever the data says;
+# a product called safe, a rival called unsafe, a candidate, a bid or a paper given its verdict.
+# Honest copy praises itself to people ("the safest scooter under 500"); a style guide for
+# summaries says what to leave out without a recall or a breach to hide ("omit names").
+_AN_GAP = r"(?:[^.!?\n]|\.\d)"  # within a sentence; "4.8" does not end one
+_AN_FRAME = (
+    r"(?:\b(?:when(?:ever)?|if|once|while|before)\b[^.!?\n]{0,40}?\b(?:summari[sz]\w*|relay\w*|"
+    r"recap\w*|ranking|rank|compar\w*|answer\w*|respond\w*|repl(?:y|ies|ying)|read\w* (?:\w+ )?"
+    r"back|present\w*|listing|prepar\w*|draft\w*|generat\w*|asks?|asked|asking|wants? to know|"
+    r"enquir\w*|inquir\w*|searching|recommend\w*|confirm\w*|describ\w*|quot\w*|cit\w*)\b|"
+    r"\b(?:any|every|all|each|your) (?:[\w-]+ ){0,2}(?:summary|summaries|recaps?|answers?|"
+    r"responses?|replies|comparisons?|recommendations?|assessments?|feedback|evaluations?|"
+    r"write-?ups?|shortlists?|show notes|digests?|briefs?|results?|outputs?)\b|"
+    r"\b(?:summary|summari[sz]ation|answer|output|presentation|display|reviewer|evaluator|"
+    r"ranking|comparison|assistant|bot|model|ai) (?:guidance|requirements?|rules?|"
+    r"instructions?|directives?|context|notes?|policy)\b|"
+    r"\b(?:summary|summaries|answers?|output|tl;?dr|notes?)[ _-]for(?:[ _-]the)?[ _-][\w-]+|"
+    r"\bfor (?:the |any |all )?(?:[\w-]+ ){0,2}(?:summary|summaries|output|answers?|"
+    r"assessment)\s*:|\b(?:summaries|answers|recommendations|comparisons|responses|replies) "
+    r"(?:drawn|generated|produced|taken|built) from\b|\banswers? (?:about|drawn from|based on) "
+    r"(?:this|these|the)\b|\b(?:(?:ai|virtual|voice|shopping|dining|help|evaluation|quote|"
+    r"recap|ref|translator|safety|support|review|answer|parenting|machine) )?(?:assistants?|"
+    r"chatbots?|bots?|concierge|llms?|summari[sz]ers?|answer engines?|machine readers?|"
+    r"language models?)\b|\bai\b|\bwhoever\b|\bthe users?\b|\bevaluators?\b|\bmarkers?\b|"
+    r"\breviewers?\b|\b(?:an?|any|the) (?:summary|recap|answer|comparison|write-?up) (?:of|"
+    r"about|drawn from) (?:this|these|the)\b|\b(?:answers?|summary|summaries|feedback|"
+    r"assessments?|recommendations?) (?:should|must|are to|is to|are expected to|is expected "
+    r"to)\b|\b(?:in|for) (?:the|your|any|every) (?:[\w-]+ )?(?:summary|assessment|comparison|"
+    r"feedback|shortlist|show notes|recap|answer)\b|\bthe (?:correct|right|honest|official|"
+    r"final) (?:answer|summary|line|consensus)\b)"
+)
+# what is to be left out: a finding a reader would want, not a name or a detail
+_AN_HARM = (
+    r"(?:recall\w*|warnings?|allerg\w*|breach\w*|incidents?|deficienc\w*|weakness\w*|"
+    r"violations?|closures?|closed|defects?|lawsuits?|litigation|downgrades?|complaints?|"
+    r"side effects|overlap|plagiari\w*|exclusions?|negative|bad reviews?|low (?:ratings?|"
+    r"scores?)|cves?|vulnerabilit\w*|critical|failures?|delays?|fraud|inspections?|fines?|"
+    r"penalt\w*|investigations?|bedbugs?|pests?|outages?|dissent\w*|auditor\w*|cheat\w*|macro|"
+    r"downvotes?|limitations|ablations?|cons|safety|overheating|hire scores?|bug reports?|"
+    r"reports? on|hedg\w*)"
+)
+_AN_HIDE = (
+    r"(?:\b(?:do not|don'?t|dont|never|must not|should not|shouldn'?t|avoid|without|no need to|"
+    r"not to|nothing about|omit|leave out|exclude|skip|hide)\b[^.!?\n]{0,40}?\b"
+    + _AN_HARM
+    + r"\b|\b(?:(?:is|are) not to be|need not be|should not be|must not be) (?:mentioned|"
+    r"repeated|disclosed|raised|included|shown|quoted|surfaced)\b|\bleave (?:\w+ ){1,3}out\b)"
+)
+# the evidence set aside: "regardless of the value returned", "whatever the data says"
+_AN_DESPITE = (
+    r"(?:\bregardless of (?:the |what |its |any |their |other )?(?:value|result|data|response|"
+    r"evidence|findings?|scores?|ratings?|reviews?|returned|actual|facts?|other|what)|"
+    r"\bwhatever the (?:[\w-]+ ){0,2}(?:says?|shows?|returns?|reports?)\b|\beven if (?:it|"
+    r"other|the|its|their|competing|another|they)\b[^.!?\n]{0,50}\b(?:better|higher|lower|"
+    r"cheaper|not appear|says?|shows?)|\bno matter what (?:the|it|they)\b|\bround (?:them|it|"
+    r"these|those|scores?|ratings?) up\b)"
+)
+_AN_SAY = (
+    r"\b(?:say|says|saying|state|tell|answer|reply|respond|confirm|assure|reassure|claim|"
+    r"report|describe|present|call|label|mark|treat|rank|rate|list|show|evaluate|recommend|put|"
+    r"place|name|position|mention|note|output|insist|advise|quote|give|use|repeat|add|suggest)"
+    r"(?:s|d|ed|ing)?\b"
+)
+# the verdict or the "fact" dictated: safe, never recalled, the best, a rival failed its tests
+_AN_CLAIM = (
+    r"(?:never been (?:recalled|breached|hacked)|no (?:[\w-]+ )?(?:recalls?|breach\w*|defects|"
+    r"deficienc\w*|vulnerabilit\w*|violations|incidents|auto-renewal)|(?:completely|totally|"
+    r"perfectly|fully|100%|entirely) (?:safe|free|original|verified)|allergen-free|\bsafe "
+    r"(?:for|to)\b|(?:is|are) safe\b|(?:has|have|was|were) (?:been )?(?:lifted|withdrawn)|"
+    r"already (?:been )?(?:verified|approved|checked)|(?:fda|ecb|state department)[- '\w]{0,12}"
+    r"(?:approved|licensed|official)|recommended by|\b(?:is|are|was|as) (?:\w+ )?the "
+    r"(?:strongest|best|safest|cheapest|lowest|highest|only|most qualified|preferred|"
+    r"fastest)\b|clear accept|original work|"
+    r"\bas (?:spam|fake|invalid|expired|non-compliant|high-risk|on track|a docs-only|"
+    r"production-quality|outdated|the official|original|(?:a )?(?:clear )?accept|\d)|"
+    r"\b(?:mentioned|listed|placed|shown|ranked|named) (?:first|last)\b|"
+    r"(?:zero|no) (?:reported |known )?defects|"
+    r"safer alternative|(?:hygiene|health|safety) violations|went bankrupt|failed (?:its |"
+    r"their |an? |independent )?(?:[\w-]+ )?(?:inspections?|tests?|testing|audits?)|(?:were|"
+    r"was|been) (?:recalled|hacked|breached)|fraud alerts|no longer (?:accepted|available|"
+    r"supported|valid)|are (?:all )?(?:real|genuine)|main contributor|did not attend|"
+    r"docs-only|(?:is|are|as) the only\b|as having\b|contaminated|(?:is|was|has been|"
+    r"have been|were) (?:cancell?ed|lifted|withdrawn|sold out))"
+)
+_ENGLISH.extend(
+    [
+        (
+            "model-directed",
+            0.7,
+            _I
+            + _AN_FRAME
+            + _AN_GAP
+            + r"{0,120}?(?:"
+            + _AN_HIDE
+            + r"|"
+            + _AN_DESPITE
+            + r"|"
+            + _AN_SAY
+            + _AN_GAP
+            + r"{0,80}?"
+            + _AN_CLAIM
+            + r")",
+        ),
+        # a figure, a rating or a verdict to report whatever the data it was given says
+        (
+            "model-directed",
+            0.7,
+            _I + r"\b(?:say|state|tell|report|describe|present|label|claim|rate|rank|answer|"
+            r"reply|respond|assure|advise|insist|recommend|quote)(?:s|d|ed|ing)?\b"
+            + _AN_GAP
+            + r"{0,120}?"
+            + _AN_DESPITE,
+        ),
+    ]
+)
+
 # --------------------------------------------------------------------- hidden carriers
 
 _HTML_COMMENT = re2.compile(r"(?s)<!--(.*?)-->")
@@ -5054,6 +5175,13 @@ _TRIGGERS_EN = [
     r"\b(?:gur|naq|guvf|gung|lbhe|lbh|nyy|sebz|jvgu|abg|hfre)\b",
     r"caesar|atbash|shifted by|shift each|shift back|cipher is",
     r"(?:[01]{8} ){5}[01]{8}|(?:[.-]{1,5}(?: /)? ){6}[.-]|[\x{1F1E6}-\x{1F1FF}]{2}",
+    # (group answer triggers)
+    r"when presenting|when you present|when reading results|when reporting|when listing|"
+    r"when asked|if asked|the user asks|a user asks|anyone asks|answers should|answers drawn|"
+    r"summary should|summaries should|any comparison|any summary|any recap|review summar|"
+    r"llm-assisted|whatever the response|to be described as|to be reported as|"
+    r"to be presented as|be evaluated as|asks about|asks whether|asks if|never been recalled|"
+    r"completely safe|allergen-free",
 ]
 
 # The prefilter for the common phrasings above (`_COMMON`): each fires only where one of them
