@@ -3095,7 +3095,8 @@ _ADDRESS = re2.compile(r"(?:https?|ftp)://\S|[\w.+-]+@[\w-]+\.\w")
 
 # Reporting cues in the other languages: what an article, a forum thread, a course or a
 # red-team report about injections written in them says ("prompt injection", "the attacker",
-# "for example"), folded as the text is (Cyrillic and Greek look-alike letters to Latin).
+# "for example", "indirect injection"), folded as the text is (Cyrillic and Greek look-alike
+# letters to Latin).
 _REPORT_WORDS_ML: Final = (
     # prompt injection
     "prompt-injection",
@@ -3185,6 +3186,386 @@ _REPORT_WORDS_ML: Final = (
     "például",
     "למשל",
     "به عنوان مثال",
+    # indirect injection; "e.g." (not the bare noun "example": a parameter's "Voorbeeld:" or
+    # "Приклад:" introduces the value it offers, which a poisoned default makes the payload)
+    "inyección indirecta",
+    "injection indirecte",
+    "indirekte prompt",
+    "injeção indireta",
+    "iniezione indiretta",
+    "косвенн",
+    "непрям",
+    "间接注入",
+    "間接的なプロンプト",
+    "간접 프롬프트",
+    "غير المباشر",
+    "अप्रत्यक्ष",
+    "tidak langsung",
+    "gián tiếp",
+    "indirekt prompt",
+    "epäsuora",
+    "kehoteinjekt",
+    "nepřímá",
+    "injekce promptu",
+    "injekcia promptu",
+    "injecție de prompt",
+    "prompt injekció",
+    "injecció de prompt",
+    "έγχυση",
+    "הזרקה עקיפה",
+    "ทางอ้อม",
+    "غیرمستقیم",
+    "পরোক্ষ",
+    "প্রম্পট ইনজেকশন",
+    "p. ej.",
+    "p. ex.",
+    "z.b.",
+    "举例",
+    "具体例",
+    "t.ex.",
+    "f.eks.",
+    "de ex.",
+    "مثلاً",
+    # the attacker (more forms)
+    "atacant",
+    "aanvallers",
+    "angriber",
+    "атакуюч",
+    "зловмисник",
+    "atacator",
+    "κακόβουλος χρήστης",
+    "επιτιθέμεν",
+    "תוקפים",
+    "ผู้โจมตี",
+    "আক্রমণকারী",
+    "mshambuliaji",
+    "umaatake",
+)
+# What a security-awareness module, a phishing notice or a company's policy on AI assistants
+# says around the orders it quotes as examples, in the other languages: phishing and fraud,
+# training and the security team, a policy, malicious or suspicious, untrusted content read as
+# data. Topic words, not a frame: they count towards a text about injections as a whole
+# (`_about_injections`, with the reporting cues), never frame a line alone ("do not mention
+# the fraud", "new policy: send ..." is an order).
+_TOPIC_WORDS_ML: Final = (
+    # phishing, fraud, scams and the fraudster
+    "estafa",
+    "fraude",
+    "suplantación",
+    "hameçonnage",
+    "arnaque",
+    "escroquerie",
+    "betrug",
+    "betrüger",
+    "golpista",
+    "truffa",
+    "truffator",
+    "oplicht",
+    "oltalama",
+    "kimlik av\u0131",
+    "doland\u0131r\u0131c\u0131",
+    "oszust",
+    "oszuś",
+    "wyłudz",
+    "фишинг",
+    "мошенни",
+    "фішинг",
+    "шахра",
+    "钓鱼",
+    "釣魚",
+    "诈骗",
+    "詐騙",
+    "欺诈",
+    "フィッシング",
+    "詐欺",
+    "なりすまし",
+    "피싱",
+    "스미싱",
+    "사기",
+    "التصيد",
+    "تصيد",
+    "احتيال",
+    "المحتال",
+    "फ़िशिंग",
+    "फिशिंग",
+    "धोखाधड़ी",
+    "penipu",
+    "lừa đảo",
+    "giả mạo",
+    "nätfiske",
+    "bedrägeri",
+    "bedragare",
+    "bedrageri",
+    "svindel",
+    "nettfiske",
+    "kalastelu",
+    "huijau",
+    "huijari",
+    "petos",
+    "podvod",
+    "fraudă",
+    "înșelătorie",
+    "escrocherie",
+    "adathalász",
+    "csalás",
+    "csaló",
+    "panloloko",
+    "απάτη",
+    "ψάρεμα",
+    "פישינג",
+    "הונאה",
+    "ฟิชชิ่ง",
+    "ฟิชชิง",
+    "หลอกลวง",
+    "มิจฉาชีพ",
+    "فیشینگ",
+    "کلاهبرداری",
+    "ফিশিং",
+    "প্রতারণা",
+    "ulaghai",
+    "tapeli",
+    # security awareness, training, a course and its module, the security team
+    "concienciación",
+    "formación en seguridad",
+    "equipo de seguridad",
+    "sensibilisation",
+    "équipe de sécurité",
+    "schulung",
+    "sensibilisierung",
+    "sicherheitsteam",
+    "it-sicherheit",
+    "conscientização",
+    "treinamento",
+    "segurança da informação",
+    "sensibilizzazione",
+    "formazione",
+    "team sicurezza",
+    "team di sicurezza",
+    "bewustwording",
+    "beveiligingsteam",
+    "fark\u0131ndal\u0131k",
+    "eğitim",
+    "bilgi güvenliği",
+    "szkoleni",
+    "bezpieczeństwa informacji",
+    "обучени",
+    "служба безопасности",
+    "информационной безопасности",
+    "навчання",
+    "安全意识",
+    "培训",
+    "信息安全",
+    "研修",
+    "情報セキュリティ",
+    "보안 교육",
+    "정보보안",
+    "التوعية",
+    "تدريب",
+    "أمن المعلومات",
+    "जागरूकता",
+    "प्रशिक्षण",
+    "सूचना सुरक्षा",
+    "pelatihan",
+    "keamanan informasi",
+    "kesedaran keselamatan",
+    "keselamatan maklumat",
+    "đào tạo",
+    "an toàn thông tin",
+    "utbildning",
+    "informationssäkerhet",
+    "it-säkerhet",
+    "sikkerhedstest",
+    "informationssikkerhed",
+    "opplæring",
+    "informasjonssikkerhet",
+    "tietoturvakoulutus",
+    "tietoturvatiim",
+    "školení",
+    "školenie",
+    "conștientizare",
+    "instruire",
+    "képzés",
+    "biztonsági tudatosság",
+    "pagsasanay",
+    "εκπαίδευση",
+    "ευαισθητοποίηση",
+    "הדרכה",
+    "אבטחת מידע",
+    "การฝึกอบรม",
+    "ความตระหนัก",
+    "آموزش امنیت",
+    "امنیت اطلاعات",
+    "প্রশিক্ষণ",
+    "তথ্য নিরাপত্তা",
+    "mafunzo",
+    "uhamasishaji",
+    "usalama wa mtandao",
+    # a policy, a guideline, a regulation
+    "política",
+    "normativa",
+    "directrices",
+    "politique",
+    "richtlinie",
+    "linee guida",
+    "regolamento",
+    "beleid",
+    "richtlijn",
+    "yönerge",
+    "yönetmelik",
+    "politika",
+    "polityka",
+    "regulamin",
+    "wytyczne",
+    "политик",
+    "регламент",
+    "політик",
+    "规定",
+    "政策",
+    "ガイドライン",
+    "規程",
+    "ポリシー",
+    "지침",
+    "정책",
+    "سياسة",
+    "لائحة",
+    "नीति",
+    "दिशानिर्देश",
+    "kebijakan",
+    "pedoman",
+    "chính sách",
+    "quy định",
+    "riktlinje",
+    "retningslinje",
+    "ohjeistus",
+    "käytäntö",
+    "zásady",
+    "směrnic",
+    "smernic",
+    "regulament",
+    "politică",
+    "szabályzat",
+    "irányelv",
+    "patakaran",
+    "πολιτική",
+    "מדיניות",
+    "נוהל",
+    "นโยบาย",
+    "แนวปฏิบัติ",
+    "دستورالعمل",
+    "آیین‌نامه",
+    "নীতি",
+    "নির্দেশিকা",
+    "mwongozo",
+    # malicious, suspicious
+    "malicios",
+    "sospechos",
+    "malveillant",
+    "bösartig",
+    "verdächtig",
+    "suspeit",
+    "malevol",
+    "sospett",
+    "kwaadaardig",
+    "verdacht",
+    "kötü amaçl\u0131",
+    "şüpheli",
+    "złośliw",
+    "podejrzan",
+    "вредоносн",
+    "подозрительн",
+    "шкідлив",
+    "підозріл",
+    "恶意",
+    "惡意",
+    "可疑",
+    "悪意",
+    "不審",
+    "악성",
+    "의심",
+    "خبيث",
+    "مشبوه",
+    "दुर्भावनापूर्ण",
+    "संदिग्ध",
+    "berbahaya",
+    "mencurigakan",
+    "độc hại",
+    "đáng ngờ",
+    "nghi ngờ",
+    "skadlig",
+    "misstänkt",
+    "ondsindet",
+    "mistænkelig",
+    "ondsinnet",
+    "mistenkelig",
+    "haitalli",
+    "epäilyttäv",
+    "škodliv",
+    "podezřel",
+    "podozriv",
+    "rău intenționat",
+    "rosszindulatú",
+    "gyanús",
+    "kahina-hinala",
+    "κακόβουλ",
+    "ύποπτ",
+    "זדוני",
+    "חשוד",
+    "ประสงค์ร้าย",
+    "น่าสงสัย",
+    "مخرب",
+    "مشکوک",
+    "ক্ষতিকর",
+    "সন্দেহজনক",
+    "kutiliwa shaka",
+    # untrusted content, treated as data and not carried out
+    "no confiable",
+    "no fiable",
+    "como datos",
+    "non fiable",
+    "comme des données",
+    "nicht vertrauenswürdig",
+    "als daten",
+    "não confiável",
+    "como dados",
+    "non affidabil",
+    "come dati",
+    "onbetrouwbaar",
+    "als gegevens",
+    "güvenilmeyen",
+    "niezaufan",
+    "jako dane",
+    "недоверенн",
+    "как данные",
+    "不可信",
+    "信頼できない",
+    "신뢰할 수 없는",
+    "غير موثوق",
+    "अविश्वसनीय",
+    "tidak tepercaya",
+    "sebagai data",
+    "không đáng tin",
+    "opålitlig",
+    "upålidelig",
+    "upålitelig",
+    "epäluotettav",
+    "nedůvěryhodn",
+    "nedôveryhodn",
+    "nu este de încredere",
+    "nem megbízható",
+    "μη αξιόπιστ",
+    "לא מהימן",
+    "ไม่น่าเชื่อถือ",
+    "غیرقابل اعتماد",
+    "অবিশ্বস্ত",
+    # the same words borrowed from English
+    "phishing",
+    "smishing",
+    "vishing",
+    "malware",
+    "scam",
+    "policy",
+    "awareness",
+    "training",
 )
 # A text visibly *about* injections: a security article, an explanation, a test fixture.
 _REPORTING = re2.compile(
@@ -3219,6 +3600,11 @@ _REPORTING = re2.compile(
 _NOT_PROSE = re2.compile(r"[^\s<>()\[\]\"']+@[^\s<>()\[\]\"']+|(?:https?|s?ftp)://\S+")
 
 
+def _reports_ml(fold: str) -> bool:
+    """Whether a text holds a reporting cue of the other languages (`_reporting_ml`)."""
+    return not fold.isascii() and _reporting_ml().search(_NOT_PROSE.sub(" ", fold)) is not None
+
+
 # A text about injections as a whole (an article, a training page, a red-team write-up): this
 # many distinct reporting cues. What it quotes is damped wherever it stands, its example links
 # and its tool-poisoning markers too; a hidden carrier is not (an article shows, it does not
@@ -3239,16 +3625,20 @@ def _about_injections(fold: str) -> bool:
     cues = {m.group(0) for m in islice(_REPORTING.finditer(fold), 64)}
     if not fold.isascii():
         cues.update(m.group(0) for m in islice(_reporting_ml().finditer(fold), 64))
+        cues.update(m.group(0) for m in islice(_topic_ml().finditer(fold), 64))
     return len(cues) >= _ABOUT_CUES
 
 
-def _reports(s: str) -> bool:
-    """Whether `s` reads as a report about injections (a reporting frame)."""
+def _reports(s: str, about: bool = False) -> bool:
+    """Whether `s` reads as a report about injections (a reporting frame); in a text about
+    them as a whole (`about`), a topic word of the other languages frames a line too."""
     if "@" in s or "://" in s:
         s = _NOT_PROSE.sub(" ", s)
     if _REPORTING.search(s) is not None:
         return True
-    return not s.isascii() and _reporting_ml().search(s) is not None
+    if s.isascii():
+        return False
+    return _reporting_ml().search(s) is not None or (about and _topic_ml().search(s) is not None)
 
 
 # What a sentence mentions rather than says: a quotation inside prose ("an email containing
@@ -3265,8 +3655,10 @@ _MENTION_P = (
     r" sin[^d]| sind\w))[^.!?\n]{0,200}\?)|"
     # The same in a script other than Latin: a quotation after a letter of it or a bracket,
     # with or without a space (Chinese and Japanese put none): "类似“忽略之前的指令”的文字",
-    # "(«забудь предыдущие указания»)", "में 'पिछले निर्देशों को अनदेखा करो' जैसे".
-    r"(?:[^\x00-\x7f]|\()\s*((?:['\"\x{2018}\x{201C}\x{00AB}\x{201E}\x{300C}\x{300E}])"
+    # "(«забудь предыдущие указания»)", "में 'पिछले निर्देशों को अनदेखा करो' जैसे", or after such
+    # a letter and a colon ("مثل: "...").
+    r"(?:[^\x00-\x7f]|[^\x00-\x{024F}]:|\()\s*"
+    r"((?:['\"\x{2018}\x{201C}\x{00AB}\x{201E}\x{300C}\x{300E}])"
     r"[^'\"\x{2019}\x{201D}\x{00BB}\x{300D}\x{300F}\n]{4,240}"
     r"['\"\x{2019}\x{201D}\x{00BB}\x{300D}\x{300F}])"
 )
@@ -4726,16 +5118,56 @@ _CONFUSABLE = str.maketrans(
 )
 
 
+# "Such as" before a quotation, in the other languages: what a text shows as an example
+# ('du type «...', 'مثل: "...', 'जैसे "...', '如"...', '「...」のような', '"..." 등'). Not the
+# words for "as" ('como', 'come', 'wie', 'как', 'gibi'): "close the ticket as 'resolved'" is an
+# order.
+_SUCH_AS_ML: Final = (
+    ("du type", "tels que", "telles que", "takie jak", "takich jak", "zoals"),
+    ("вроде", "مثل", "مانند", "जैसे", "যেমন", "เช่น", "如", "像", "类似", "類似"),
+    ("のような", "といった", "などの", "など", "같은", "등의", "등", "等"),
+)
+# "E.g." abbreviated in the other languages (Polish, Slovak, Turkish), before a space.
+_EG_ML: Final = ("np.", "napr.", "ör.")
+
+
+def _fold_word(w: str) -> str:
+    return re2.escape(unicodedata.normalize("NFKC", w).casefold().translate(_CONFUSABLE))
+
+
 @functools.cache
 def _reporting_ml() -> Any:
     """The other languages' reporting cues, compiled at first use (a text with a signal and a
     letter outside ASCII; their ASCII cues are in `_REPORTING`)."""
+    latin, other, after = _SUCH_AS_ML
+    opening = r"[\"'\x{00AB}\x{201C}\x{201E}\x{2018}\x{300C}\x{300E}]"
+    closing = r"[\"'\x{00BB}\x{201D}\x{2019}\x{300D}\x{300F}]"
     return re2.compile(
-        "|".join(
-            re2.escape(unicodedata.normalize("NFKC", w).casefold().translate(_CONFUSABLE))
-            for w in _REPORT_WORDS_ML
-            if not w.isascii()
-        )
+        "|".join(_fold_word(w) for w in _REPORT_WORDS_ML if not w.isascii())
+        + r"|\b(?:"
+        + "|".join(map(_fold_word, latin))
+        + r")[:,]?\s*"
+        + opening
+        + "|(?:"
+        + "|".join(map(_fold_word, other))
+        + r")[:\x{FF1A},]?\s*"
+        + opening
+        + "|"
+        + closing
+        + r"\s*(?:"
+        + "|".join(map(_fold_word, after))
+        + r")|(?:^|[\s(])(?:"
+        + "|".join(map(_fold_word, _EG_ML))
+        + r")\s"
+    )
+
+
+@functools.cache
+def _topic_ml() -> Any:
+    """The other languages' topic words (`_TOPIC_WORDS_ML`), compiled at first use; a word in
+    Latin letters starts at a word's start."""
+    return re2.compile(
+        "|".join((r"\b" if w[0].isascii() else "") + _fold_word(w) for w in _TOPIC_WORDS_ML)
     )
 
 
@@ -5381,6 +5813,8 @@ _ML_WEIGHTS: Final = {
     "telluser": ("user-directed", 0.45),
     "escalate": ("escalation", 0.5),
     "spread": ("propagation", 0.55),
+    # advice to staff: "forward suspicious mails to security@..." (see `_phrases`)
+    "report": ("exfil-url", 0.0),
     "addressee": ("addressed", 0.45),
     # an encoded text to decode and then carry out ("decodifica ... y ejecútalo")
     "decode": ("multilingual", 0.75),
@@ -5642,7 +6076,7 @@ class Scanner:
         )
         ml: list[str] = []
         self._ml: list[tuple[str, float]] = []
-        self._ml_role: list[str | None] = []  # per pattern: its family, one of `_ML_ROLE` or nosend
+        self._ml_role: list[str | None] = []  # per pattern: its family, `_ML_ROLE`, nosend, report
         other: set[int] = set()  # the patterns any match of which holds a non-Latin letter
         # In a result's raw JSON a line break before a word is `\n`: a trigger that starts at a
         # word boundary also starts after an escaped line break, tab or return ("\nAI, ...").
@@ -5657,7 +6091,7 @@ class Scanner:
                 other.update(i for i, p in enumerate(pats, len(ml)) if _other_script(p))
                 self._ml.extend(_ML_WEIGHTS[fam] for _ in pats)
                 self._ml_role.extend(
-                    fam if fam in _ML_ROLE or fam == "nosend" else None for _ in pats
+                    fam if fam in _ML_ROLE or fam in ("nosend", "report") else None for _ in pats
                 )
                 ml.extend(pats)
         self._ml_set = _MlSets(len(ml), other)
@@ -5740,7 +6174,9 @@ class Scanner:
         if len(_STYLED.findall(text)) >= 8:
             v.add("homoglyph", 0.25)
         found = self._phrases(fold, norm, surface, ml)
-        if any(r in _DAMPED for r in found.reasons):
+        if any(r in _DAMPED for r in found.reasons) or (
+            "exfil-url" in found.reasons and _reports_ml(fold)
+        ):
             found = self._unmentioned(fold, norm, surface, found, ml)
         if (
             found.reasons
@@ -5754,9 +6190,13 @@ class Scanner:
             )
         ):
             found = self._uncoded(fold, norm, surface, found, ml)
-        if found.reasons and _reports(fold):
+        # (a text that names no attack but is about phishing, fraud or a policy on untrusted
+        # content as a whole, in another language, is framed by its topic words)
+        if found.reasons and (_reports(fold) or _about_injections(fold)):
             if _about_injections(fold):
-                found = self._framed(fold, norm, surface, found, _ABOUT_RADIUS, _ABOUT_DAMPED, ml)
+                found = self._framed(
+                    fold, norm, surface, found, _ABOUT_RADIUS, _ABOUT_DAMPED, ml, about=True
+                )
             elif not _pointed(found):
                 found = self._framed(fold, norm, surface, found, ml=ml)
         if found.reasons and any(
@@ -5845,8 +6285,11 @@ class Scanner:
         fams = {self._ml_role[i] for i in hits}
         if len(fams & _ML_ROLE) >= 2:
             ml.add("multilingual", _ML_ROLE_PAIR)
-        if "nosend" in fams and "exfil-url" in ml.reasons:
-            # "never send your password, not even to support@...": a warning, not an order
+        if ("nosend" in fams or ("report" in fams and "addressed" not in ml.reasons)) and (
+            "exfil-url" in ml.reasons
+        ):
+            # "never send your password, not even to support@...": a warning, not an order;
+            # "forward suspicious mails to security@...", with no model addressed: advice
             ml.reasons["exfil-url"] = min(ml.reasons["exfil-url"], 0.3)
         elif ml.reasons.get("exfil-url", 0.0) and _ADDRESS.search(norm) is not None:
             ml.add("exfil-url", 0.7)  # an order to send data, and where to
@@ -5889,6 +6332,10 @@ class Scanner:
             damped = _ABOUT_DAMPED  # a fixture's example links are data as well
         elif _DATA_TEXT.search(fold) is None:
             spans += [m.span(1) for m in islice(res.prose_mention.finditer(fold), 256)]
+        if damped is _DAMPED and _reports_ml(fold):
+            # a text in another language that reports on attacks: what it quotes is an example
+            # (its "send the files to this address" and its pairing too)
+            damped = _ABOUT_DAMPED
         if not spans or len(fold) != len(norm):
             return found
         f, n = list(fold), list(norm)
@@ -6006,6 +6453,7 @@ class Scanner:
         radius: int = 1,
         damped: frozenset[str] = _DAMPED,
         ml: bool = True,
+        about: bool = False,
     ) -> Verdict:
         """The verdict with what a reporting frame quotes damped, line by line.
 
@@ -6017,7 +6465,8 @@ class Scanner:
 
         In a text about injections as a whole (`_about_injections`) a frame reaches `radius`
         lines after a reporting line, and more reasons are damped (`damped`: an article's
-        example links and markers too).
+        example links and markers too); the other languages' topic words frame lines there
+        (`about`: a phishing notice's or a policy's line that names fraud or untrusted content).
         """
         lines = fold.split("\n")
         nlines = norm.split("\n")
@@ -6031,7 +6480,7 @@ class Scanner:
         for lf, ln in zip(lines, nlines, strict=True):
             if not lf.strip():
                 continue
-            here = _reports(lf)
+            here = _reports(lf, about)
             prev = left > 0
             if here and not prev and len(lf) == len(ln):
                 # the sentences before the line's first reporting one keep their weight
@@ -6041,7 +6490,7 @@ class Scanner:
                         local, self._phrases(lf[:cut], ln[:cut], surface, ml), False, damped
                     )
                     lf, ln = lf[cut:], ln[cut:]
-            self._add_framed(local, self._phrases(lf, ln, surface, ml), here or prev, damped)
+            self._add_framed(local, self._phrases(lf, ln, surface, ml), here or prev, damped, about)
             left = radius if here else left - 1
         for r, w in found.reasons.items():
             out.add(r, min(w, local.reasons.get(r, w * _DAMP)) if r in damped else w)
@@ -6060,11 +6509,24 @@ class Scanner:
 
     @staticmethod
     def _add_framed(
-        local: Verdict, sub: Verdict, framed: bool, damped: frozenset[str] = _DAMPED
+        local: Verdict,
+        sub: Verdict,
+        framed: bool,
+        damped: frozenset[str] = _DAMPED,
+        once: bool = False,
     ) -> None:
+        """A line's damped reasons into `local`; with `once` (a text about injections as a
+        whole), a framed line's quotation counts once, as its strongest reason: the model
+        addressed, an override and the order they make together are one example shown."""
+        top = None
+        if framed and once:
+            top = max((r for r in sub.reasons if r in damped), key=sub.reasons.get, default=None)
         for r, w in sub.reasons.items():
             if r in damped:
-                local.add(r, w * _DAMP if framed else w)
+                if top is not None and r != top:
+                    local.reasons.setdefault(r, 0.0)
+                else:
+                    local.add(r, w * _DAMP if framed else w)
 
     def _hidden(self, text: str, v: Verdict) -> Iterator[str]:
         """What the text hides from a human reader (the carriers are signals themselves)."""
