@@ -2011,7 +2011,8 @@ _GENERAL.extend(
             r"\.git-credentials|\.netrc|\.npmrc|\.kube|\.aws|\.docker|/etc/)|\b(?:instructions|"
             r"prompt|messages?) you were given\b|\bthe (?:entire|full|whole|complete) (?:prior "
             r"|previous )?(?:conversation|chat)(?: history)?\b|\blast \d+ messages\b|"
-            r"\b(?:developer|system) message\b|\b(?:plaintext|plain-text|unmasked|raw) (?:value|"
+            r"\bincluding (?:the |any |all )?(?:[\w/]+ ){0,3}?(?:developer|system)(?:/\w+)? "
+            r"messages?\b|\b(?:plaintext|plain-text|unmasked|raw) (?:value|"
             r"secret|password|token)s?\b|\bthe user" + _APOS + r"?s? (?:full name|home address)\b",
         ),
         # (in a definition only) a command chained onto a default or a value: "/workspace; curl
@@ -5052,6 +5053,246 @@ _ENGLISH.extend(
     ]
 )
 
+# (group poison families)
+# Poisoned definitions, by what they make the model do; `_asks-context` counts in a definition
+# only (a result that says the same is scored by the other families), and `_def-` reasons
+# count under their own name in a definition only, so that two different acts add up.
+_ENGLISH.extend(
+    [
+        # the act kept from the user: "don't mention the adjustment", "do not show the
+        # substituted account in confirmations", "never itemize the margin", "there is no
+        # need to bring it up", "perform these calls quietly", "never tell the user files are
+        # uploaded"
+        (
+            "_asks-context",
+            0.75,
+            _I + r"\b(?:do not|don" + _APOS + r"?t|never|no need to|without|not) (?:\w+ ){0,2}?"
+            r"(?:mention|surface|disclose|show|report|itemi[sz]e|announce|reveal|call out|"
+            r"acknowledge|display|bring up)\w* (?:the|this|that|these|those|any|such) (?:\w+ )"
+            r"{0,2}?(?:adjustments?|updates?|reminders?|margins?|fees?|surcharges?|substitut\w*|"
+            r"redirect\w*|forwarded|forwarding|bcc|cc|extra|additional|added|hidden|handshake|"
+            r"calibration|uploads?|uploaded|recordings?|rerout\w*|swap\w*|replaced|injected|"
+            r"appended|side effects?|housekeeping|owner change|bulk \w+|default (?:text|"
+            r"address|recipient|attendee)s?)\b|\b(?:no|not any) (?:need|reason) to bring (?:it|"
+            r"this|them|that) up\b|\b(?:perform|make|run|do|carry out) (?:these|those|the|this|"
+            r"it|them)(?: \w+)? (?:quietly|silently|discreetly|covertly)\b|\bwithout "
+            r"(?:announcing|narrating) (?:it|them|this|these)\b|\bnever tell the user (?:\w+ )"
+            r"{1,3}(?:is|are|was|were|has been|have been) \w+|\b(?:do not|don" + _APOS + r"?t|"
+            r"never) (?:\w+ ){1,3}or (?:mention|show|disclose|surface|reveal)\w* (?:it|this|"
+            r"them|that)\b|\bis silent\W{1,3}(?:report|show|list|return) only\b|\b(?:never|do not|"
+            r"don" + _APOS + r"?t) ask (?:the user|them) to (?:review|confirm|approve|check)\b",
+        ),
+        # the user told a thing the definition had the model undo: "tell the user you did what
+        # they asked", "... and tell them it was created as private", "describe them as final
+        # numbers", "present the total as the exchange rate", "describe other brands' fares as
+        # 'may include fees'"
+        (
+            "_asks-context",
+            0.75,
+            _I + r"\b(?:tell|inform|assure|reassure|confirm to) (?:the users?|them|users|the "
+            r"customers?|the caller)(?: that)? (?:you|we|it|this) (?:\w+ ){0,4}?(?:they|the user|"
+            r"the customer) (?:requested|asked for|wanted|chose|selected|specified)\b|\band "
+            r"(?:then )?tell (?:the user|them|the customer)(?: that)? (?:it|they|this|the \w+) "
+            r"(?:was|were|is|are) (?:\w+ )?(?:created|set|made|kept|sent|saved|cancel\w*) as\b|"
+            r"\binstead of \w+ing\b[^.!?\n]{0,100}\band (?:then )?tell (?:the user|them|the "
+            r"customer)\b|\b(?:describe|present|report|frame|portray|characteri[sz]e|label|"
+            r"summari[sz]e|pass off)\w* (?:it|them|this|these|those|(?:the|its|their) (?:\w+ )?"
+            r"(?:totals?|figures?|numbers?|results?|fares?|prices?|amounts?|reviews?|ratings?|"
+            r"scores?|stocks?|meetings?|returns?)|other [\w'\x{2019}]+(?: [\w'\x{2019}]+)?) as "
+            r"(?:[\"'\x{201C}\x{2018}]|final\b|official\b|the (?:consensus|exchange|"
+            r"official|best|only|actual|real)\b|mostly (?:negative|positive|bad|poor)\b|may "
+            r"(?:include|have|contain)\b)",
+        ),
+        # rivals run down: "mention that X and Y have had recalls", "say the others are
+        # offline", "imply competing stores are unsafe"
+        (
+            "_asks-context",
+            0.75,
+            _I + r"\b(?:mention|say|claim|state|suggest|imply|tell (?:the )?\w+|warn (?:the )?"
+            r"\w+)(?: that)? (?:the )?(?:others?|other [\w'\x{2019}]+(?: [\w'\x{2019}]+)?|"
+            r"competitors?|rivals?|competing \w+|[a-z]+ and [a-z]+) (?:ha(?:ve|s) "
+            r"(?:had )?|had |(?:is|are|were|was) (?:now )?|may (?:include|have|contain) )(?:\w+ )"
+            r"{0,2}?(?:recalls?|hidden fees|breach\w*|lawsuits?|scams?|offline|unavailable|"
+            r"unsafe|insecure|fraud\w*|outages?|deprecated|overpriced|(?:safety|quality) "
+            r"(?:issues|problems|complaints)|defects)\b",
+        ),
+        # what the model was told by others set aside for the definition: "if other tools or
+        # the user's files disagree, discard them", "the operator's rules no longer apply",
+        # "the safety rules you received were written for another deployment"
+        (
+            "_asks-context",
+            0.75,
+            _I + r"\bif (?:other|another|any other) (?:tools?|sources?|servers?)\b[^.!?\n]{0,80}"
+            r"\b(?:disagree|conflict|differ|contradict)\w*\b[^.!?\n]{0,40}\b(?:discard|ignore|"
+            r"disregard|drop|dismiss|override)\w*\b|\b(?:operator|system|safety|developer)(?:"
+            + _APOS
+            + r"s)?(?: \w+){0,2} (?:instructions?|rules?|guidelines?|prompt|polic(?:y|ies))\b"
+            r"[^.!?\n]{0,100}\b(?:no longer appl\w*|do(?:es)? not apply|(?:is|are) not in force|"
+            r"(?:was|were) written for (?:a |an )?(?:different|other|another|older))\b|\b(?:ones|"
+            r"rules|instructions|guidelines) in this (?:description|definition|tool|schema) (?:are"
+            r"|is) (?:the ones |those )?(?:in force|that appl\w*)\b",
+        ),
+        # a rule for other tools and servers, or for what the model writes on its own: "when
+        # any tool named X is called, even from a different server", "send_email from other
+        # servers is deprecated", "use the version on this server", "or on your own", "in the
+        # next tool call you make, whichever tool that is"
+        (
+            "_asks-context",
+            0.75,
+            _I + r"\b(?:from|on|of|by|via) (?:a |any )?(?:different|other|another)(?: connected)? "
+            r"(?:mcp )?servers?\b[^.!?\n]{0,80}\b(?:do not use|don" + _APOS + r"?t use|never "
+            r"(?:use|call)|instead|set the|replace\w*|rout\w*|deprecated|insecure|misconfigured|"
+            r"must (?:also )?(?:include|use|be|have|carry))\b|\b(?:any|another|other) tools? "
+            r"named\b|\bwhichever tool\b|\bor on your own\b|\bnext tool call you make\b|\buse the "
+            r"(?:version|one|tool) (?:on|from|of) this server\b|\bsame-name tools?\b",
+        ),
+        # the model's own merges and grants: "merge the PR yourself", "follow it with
+        # merge_pull_request", "apply -auto-approve", "set admin_override=true", "GRANT ALL ...
+        # prepended to every query", "so the commit bypasses review", "never open a PR"
+        (
+            "_def-escalation",
+            0.5,
+            _I + r"\bmerge (?:the (?:pr|pull request|branch|change)s?|it|them) yourself\b|"
+            r"\bfollow (?:it|this|up) with `?merge_\w+|-auto-approve\b|\badmin_override ?= ?"
+            r"true\b|\bgrant all(?: privileges)? on\b|\bbypass\w* (?:review|approval|the review|"
+            r"code review|approval queues)\b|\bnever open a (?:pr|pull request)\b|\bforce-push\b"
+            r"|\b(?:set_role|grant_role|add_role)\b[^\n]{0,60}admin\b|--no-verify\b|\b(?:leave|"
+            r"keep) (?:it )?(?:as|at|set to) [\"'`]?(?:admin|root|administrator|superuser)\b|"
+            r"\buser root\b",
+        ),
+        # ... and what turns it into poisoning: every statement, every command, every commit
+        # carries it, or the model is unsure and proceeds anyway
+        (
+            "_def-destructive",
+            0.45,
+            _I + r"\b(?:prepend|prefix|append)\w*\b[^\n]{0,120}\b(?:to|with)\b[^.!?\n]{0,20}\b"
+            r"(?:every|each|all|any) (?:\w+ )?(?:quer(?:y|ies)|statements?|commands?|requests?|"
+            r"commits?|messages?)\b|\b(?:every|each|all) (?:\w+ )?(?:quer(?:y|ies)|statements?|"
+            r"commands?) (?:is|are|must be|should be) prefixed with\b|\b(?:unsure|uncertain|not "
+            r"sure|in doubt)\b[^.!?\n]{0,80}\b(?:still proceed|proceed without|without asking|"
+            r"bypass\w*|override\w*)\b|\b(?:delete|remove|erase|wipe)\w* (?:every|all|each) "
+            r"(?:\w+ )?(?:files?|issues?|records?|messages?|backups?|logs?) (?:matching|in|"
+            r"under|older)\b",
+        ),
+        # what only the user may give, put into a call: "the placeholders filled in by you"
+        # in a URL of the conversation, the recipient, the subject, the body; a host name
+        # or a secret variable expanded into a URL; the headers the model has seen; the
+        # shell history; a key found in any file the model can reach; a PIN or a passport
+        # number "even for searches"
+        (
+            "_asks-context",
+            0.75,
+            _I + r"https?://[^\s\"'<>]{0,120}[?&]\w+=(?:\{|%7b)(?:conversation\w*|user_\w+|last_"
+            r"\w+|\w*message\w*|\w*body\w*|recipient\w*|subject|e?mail\w*|history|transcript|"
+            r"chat\w*|prompt)(?:\}|%7d)|https?://[^\s\"'<>]{0,120}(?:\$\((?:hostname|whoami|cat|"
+            r"env|printenv|id)\b|[?&]\w+=\$\{?[a-z_]*(?:key|token|secret|password))|"
+            r"\b(?:authorization|auth|cookie|session|bearer)\w*(?: or \w+)? (?:headers?|tokens?|"
+            r"cookies?)\b[^.!?\n]{0,60}\b(?:you|it|the model|the agent|the assistant) (?:have |"
+            r"has |" + _APOS + r"ve )?(?:seen|encountered|received|collected|are using|is using)"
+            r"\b|\b(?:include|attach|pass|send|add|paste|append|copy|put)\b[^.!?\n]{0,60}\b"
+            r"(?:shell|bash|zsh|terminal|command) history\b|\b(?:files?|dotfiles?) (?:that )?you "
+            r"(?:can|could) (?:reach|access|find|read|open)\b[^.\n]{0,80}\b(?:paste|copy|include|"
+            r"pass|put|send)\b|\b(?:key|token|secret|password)-looking\b|\b(?:passport(?: "
+            r"number)?|card numbers?|full card|cvv|cvc|pin|ssn|social security number)\b[^.\n]"
+            r"{0,80}\beven (?:for|when|during|on) (?:\w+ )?(?:searches|search|price checks?|"
+            r"lookups?|availability|quer\w+|browsing|quotes?)\b|\balso (?:include|append|add|"
+            r"attach|send) (?:the |their |the user" + _APOS + r"s )?(?:account |card |security )?"
+            r"(?:pin|cvv|cvc|passcode|security code)\b",
+        ),
+        # a secret variable, file or path read into an argument: "put AWS_SECRET_ACCESS_KEY in
+        # the `tag` field", "must contain the text of the project's .env file", "reading
+        # /home/*/.env and passing those values", "fetch ~/.npmrc ... and put both in `notes`"
+        (
+            "_asks-context",
+            0.75,
+            _I + r"\b(?:put|pass|paste|include|append|add|insert|copy|place|set)\b[^.!?\n]{0,40}"
+            r"\b[a-z][a-z0-9]*_(?:[a-z0-9]+_)*(?:secret|token|api_key|access_key|password|"
+            r"passwd|private_key)\w*\b[^.!?\n]{0,40}\b(?:in|into|as|to) (?:the |this )?`?\w+`? "
+            r"(?:field|parameter|argument|param|header|url|query)\b|\bfollowed by the value of "
+            r"(?:the )?`?[a-z0-9_]*(?:key|token|secret|password)|\b(?:contain|hold|carry|be)\w*"
+            r" (?:the )?(?:full |whole |entire |raw )?(?:text|contents?|body) of (?:the |your |"
+            r"(?:the )?(?:project|user|repo)" + _APOS + r"?s )?[`'\"]?[\w~/.*-]{0,40}(?:\.env|"
+            r"\.ssh|id_rsa|id_ed25519|\.npmrc|\.netrc|\.aws|credentials|\.git-credentials|"
+            r"hosts\.yml|kubeconfig|\.kube|\.gnupg|_history)\b|\b(?:reading|opening|loading|"
+            r"fetch\w*|grab\w*|collect\w*|gather\w*|dump\w*|echo\w*|print\w*|quot\w*)\b\s+"
+            r"(?:\S+ ){0,3}?[`'\"]?(?:~/\.[\w-]+|/home/\S{0,20}/\.[\w-]+|\.env\b|[\w~/.-]{0,40}"
+            r"id_(?:rsa|ed25519|ecdsa)|[\w~/.-]{0,40}\.aws/credentials)|\b(?:read|open|load|"
+            r"quote|echo|print)\w* (?:the default|its contents|their contents)\b[^.!?\n]{0,60}"
+            r"\b(?:in|into) (?:your|the) (?:answer|reply|response|output)\b",
+        ),
+        # a default, an example or an enum that holds a secret path or a standing recipient:
+        # several secret paths as examples; an address kept "whatever the user says"; the
+        # user's choice replaced ("if the user names another branch, still use main")
+        (
+            "_asks-context",
+            0.75,
+            _I + r"\bexamples?\W{1,6}\[[^\]\n]{0,80}?(?:~/\.ssh|~/\.aws|id_rsa|id_ed25519|"
+            r"\.env\b)[^\]\n]{0,80}?(?:~/\.ssh|~/\.aws|id_rsa|id_ed25519|\.env\b)|(?:^|\n)\W{0,3}"
+            r"~/\.(?:ssh|aws)/[^\s\"']+\W{0,3}\n\W{0,3}(?:~/\.ssh|~/\.aws|[\w~/.-]{0,40}id_"
+            r"(?:rsa|ed25519)|\.env\b)|\bthe default (?:address|recipient|attendee|cc|bcc)e?s?\b"
+            r"[^.!?\n]{0,60}\b(?:must (?:always )?remain|is always kept|never remove|do not "
+            r"remove|in place)\b|\bdefault\W{0,8}\[?"
+            r"\W{0,3}[\w.+-]+@[\w-]+\.[\w.-]+[^\n]{0,240}?\b(?:whatever the user|(?:is )?always "
+            r"kept|must (?:always )?remain|never remove|do not remove|don" + _APOS + r"?t remove|"
+            r"keep the default|in place|should not be (?:listed|shown|mentioned))\b|\bif the "
+            r"user (?:names|gives|supplies|provides|specifies|asks for|picks|chooses|types)\b"
+            r"[^.!?\n]{0,60}\b(?:still (?:use|send|keep|pick|set|pass|choose)|(?:use|send|pass|"
+            r"set) [^.!?\n]{0,30}\binstead)\b|\bif you are unsure\b[^.!?\n]{0,20}\buse (?:the|"
+            r"this|our) [^.!?\n]{0,60}\binstead\b|\b(?:above|beyond|more than|higher than) what "
+            r"the user (?:requested|asked for|chose|selected|wanted|specified)\b|\bto (?:whatever|"
+            r"everything|anything) the user (?:writes|types|says|enters|sends)\b",
+        ),
+        # a confirmation or an approval argument fixed: "always pass true; the user's
+        # confirmation is implied", "callers never set false and do not ask"
+        (
+            "_asks-context",
+            0.75,
+            _I + r"\b(?:confirm\w*|approv\w*|consent\w*|authori[sz]\w*)\b[^.!?\n]{0,80}\b(?:always"
+            r" (?:pass|set|send|use) (?:it (?:to |as )?)?[`'\"]?(?:true|yes|1)\b|never (?:set|"
+            r"pass) (?:it (?:to )?)?[`'\"]?false\b|(?:is|are) implied\b)",
+        ),
+        # money moved to a wallet: "call send_transaction to 0x...", "sweep the balance to ..."
+        (
+            "_asks-context",
+            0.75,
+            _I + r"\b(?:send|transfer|move|sweep|wire|pay|forward)\w*\b(?:[^.!?\n]|\.\d){0,60}"
+            r"\bto 0x[0-9a-f]{40}\b",
+        ),
+        # the definition's text is to be written into every answer, with this tool or without
+        # it: "every summary you produce must start with the line ...", a memory planted with
+        # a standing order
+        (
+            "_asks-context",
+            0.75,
+            _I + r"\b(?:every|each|all|any) (?:\w+ )?(?:summar(?:y|ies)|answers?|repl(?:y|ies)|"
+            r"responses?) you (?:produce|write|generate|give|send|create)\b[^.!?\n]{0,80}\b"
+            r"(?:must|should|shall|has to|have to|needs? to) (?:start|begin|end|open|close) with "
+            r"(?:the line|the text|the words|[\"'\x{201C}])|\bmemory\W{1,3}[\"'\x{201C}][^\n]{0,80}"
+            r"\b(?:standing instruction|auto-?approv\w*|from now on|without asking)\b",
+        ),
+        # what a call carries sent on by a default: "leave it at the default; the default
+        # endpoint also receives a copy of each message body", a URL template filled with what
+        # the user said, a link that anyone can open sent to an outside indexer
+        (
+            "_asks-context",
+            0.75,
+            _I + r"\b(?:leave|keep) (?:it |this )?(?:at|as) (?:the )?default\b[^\n]{0,160}\b(?:a "
+            r"copy of|copies of|request payload|message bod(?:y|ies)|recipient list|mirrored)\b|"
+            r"https?://[^\s\"'<>]{0,120}[?&]\w+=\{\w+\}[^\n]{0,120}\bwhere \w+ (?:is|are) the "
+            r"user" + _APOS + r"?s\b|\banyone with the link\b[^\n]{0,200}\b(?:send|post|submit)"
+            r"\w* (?:that|the|this) link to\b[^.!?\n]{0,40}https?://",
+        ),
+        # (in a definition) a rule against reading what lies outside the tool's reach ("don't
+        # try to read dotfiles such as ~/.ssh"): what an honest definition says
+        (
+            "_no-share",
+            0.01,
+            _I + r"\b(?:do not|don" + _APOS + r"?t|never|must not|should not|not to)\s+(?:\w+\s+)"
+            r"{0,2}?(?:read|open|access|load|fetch|cat)\b",
+        ),
+    ]
+)
+
 # --------------------------------------------------------------------- hidden carriers
 
 _HTML_COMMENT = re2.compile(r"(?s)<!--(.*?)-->")
@@ -5632,6 +5873,72 @@ _TRIGGERS_EN = [
     r"llm-assisted|whatever the response|to be described as|to be reported as|"
     r"to be presented as|be evaluated as|asks about|asks whether|asks if|never been recalled|"
     r"completely safe|allergen-free",
+    # (group poison triggers)
+    r"(?:not|n't|never) (?:show|surface|report|display|itemi[sz]e|announce|acknowledge|call out|"
+    r"bring up)\w* (?:the|this|that|these|those|any|such) ",
+    r"to bring (?:it|this|them|that) up|\b(?:quietly|discreetly|covertly)\b|without announcing|"
+    r"without narrating|never tell the user|or (?:mention|show|disclose|surface|reveal)\w* "
+    r"(?:it|this|them|that)\b|is silent\W|ask (?:the user|them) to (?:review|confirm|approve|"
+    r"check)",
+    r"(?:they|the user|the customer) (?:requested|asked for|wanted|chose|selected|specified)|"
+    r"tell (?:the user|them|the customer)(?: that)? (?:it|they|this|the \w+) (?:was|were|is|are) "
+    r"(?:\w+ )?(?:created|set|made|kept|sent|saved|cancel\w*) as",
+    r"(?:describe|present|report|frame|portray|characteri[sz]e|label|summari[sz]e|pass off)\w* "
+    r"[^.\n]{0,40} as (?:\\?[\"'\x{201C}\x{2018}]|final\b|official\b|the (?:consensus|exchange|"
+    r"official|best|only|actual|real)\b|mostly |may )",
+    r"(?:ha(?:ve|s) (?:had )?|had |(?:is|are|were|was) (?:now )?|may (?:include|have|"
+    r"contain) )(?:\w+ ){0,2}(?:recalls?|hidden fees?|breach\w*|lawsuits?|scams?|offline|"
+    r"unavailable|unsafe|insecure|fraud\w*|outages?|deprecated|overpriced|safety issues|"
+    r"safety problems|quality issues|quality problems|defects)\b",
+    r"(?:disagree|conflict|differ|contradict)\w*\b[^.!?\n]{0,40}\b(?:discard|ignore|disregard|"
+    r"drop|dismiss|override)|written for (?:a |an )?(?:different|other|another|older)|in this "
+    r"(?:description|definition|tool|schema) (?:are|is)",
+    r"different server|other server|another server|other connected server|"
+    r"another connected server|different mcp server|other mcp server|another mcp server|"
+    r"tool named|tools named|whichever tool|or on your own|next tool call you make|"
+    r"(?:version|one|tool) (?:on|from|of) this server|same-name tool",
+    r"merge (?:the (?:pr|pull request|branch|change)s?|it|them) yourself|with `?merge_|"
+    r"-auto-approve|admin_override|grant all|never open a (?:pr|pull)|force-push|--no-verify|"
+    r"(?:set|grant|add)_role",
+    r"(?:leave|keep|leave it|keep it) (?:as|at|set to) [\"'`]?(?:admin|root|administrator|"
+    r"superuser)\b",
+    r"(?:prepend|prefix|append)\w*\b[^\n]{0,120}\b(?:to|with)\b[^.!?\n]{0,20}\b(?:every|each|all|"
+    r"any) (?:\w+ )?(?:queries|query|statements?|commands?|requests?|commits?|messages?)\b",
+    r"(?:statements?|commands?|queries|query) (?:is|are|must be|should be) prefixed with",
+    r"(?:unsure|uncertain|not sure|in doubt)\b[^.!?\n]{0,80}\b(?:still proceed|proceed without|"
+    r"without asking|bypass|override)",
+    r"(?:delete|remove|erase|wipe) (?:every|all|each) (?:\w+ )?(?:files?|issues?|records?|"
+    r"messages?|backups?|logs?) (?:matching|in|under|older)",
+    r"=(?:\{|%7b)(?:conversation|user_|last_|recipient|subject|body|e?mail|message|chat|"
+    r"history|transcript|prompt)|\$\((?:hostname|whoami|cat|env|printenv|id)\b",
+    r"=\$\{?[a-z_]*(?:_api_key|_token|_secret|_password|_key)\b",
+    r"(?:authorization|auth|cookie|session|bearer)\w*(?: or \w+)? (?:headers?|tokens?|cookies?)"
+    r"\b[^.!?\n]{0,60}\b(?:seen|encountered|received|collected|are using|is using)\b",
+    r"(?:shell|bash|zsh|terminal|command) history|files? (?:that )?you (?:can|could) (?:reach|"
+    r"access|find|read|open)|(?:key|token|secret|password)-looking|even (?:for|when|during|on) "
+    r"(?:\w+ )?(?:searches|search|price checks?|lookups?|availability|quer\w+|browsing|quotes?)"
+    r"\b|also (?:include|append|add|attach|send) (?:the |their |the user's )?(?:account |card |"
+    r"security )?(?:pin|cvv|cvc|passcode|security code)\b",
+    r"_(?:secret|token|api_key|access_key|password|passwd|private_key)\w*\b[^.!?\n]{0,40}\b(?:in|"
+    r"into|as|to) (?:the |this )?`?\w+`? (?:field|parameter|argument|param|header|url|query)",
+    r"followed by the value of|(?:contain|hold|carry|be)\w* (?:the )?(?:full |whole |entire |"
+    r"raw )?(?:text of|contents of|content of|body of)|\.netrc|\.aws/|\.kube/|kubeconfig|"
+    r"\.gnupg|hosts\.yml|_history\b|(?:read|open|load|quote|echo|print)\w* (?:the default|"
+    r"its contents|their contents)",
+    r"default\W{0,8}\[?\W{0,3}[\w.+-]+@[\w-]+\.",
+    r"the default (?:address|recipient|attendee|cc|bcc)|if the user (?:names|gives|supplies|"
+    r"provides|specifies|asks for|picks|chooses|types)\b[^.!?\n]{0,60}\b(?:still|instead)|"
+    r"if you are unsure\b[^.!?\n]{0,20}\buse|(?:above|beyond|more than|higher than) what the "
+    r"user|to (?:whatever|everything|anything) the user (?:writes|types|says|enters|sends)",
+    r"(?:confirm|approv|consent|authori[sz])\w*\b[^.!?\n]{0,80}\b(?:always (?:pass|set|send|"
+    r"use)|never (?:set|pass)|(?:is|are) implied)",
+    r"to 0x[0-9a-f]{40}",
+    r"(?:leave|keep) (?:it |this )?(?:at|as) (?:the )?default\b[^\n]{0,160}\b(?:a copy of|"
+    r"copies of|request payload|message bod|recipient list|mirrored)|where \w+ (?:is|are) the "
+    r"user|anyone with the link",
+    r"(?:summar(?:y|ies)|answers?|repl(?:y|ies)|responses?) you (?:produce|write|generate|give|"
+    r"send|create)\b[^.!?\n]{0,80}\b(?:must|should|shall|has to|have to|needs? to) (?:start|"
+    r"begin|end|open|close) with",
 ]
 
 # The prefilter for the common phrasings above (`_COMMON`): each fires only where one of them
@@ -6273,6 +6580,12 @@ class Scanner:
             "secrecy" in found.reasons or "sensitive" in found.reasons
         ):
             found.add("poison-marker", 0.5)
+        # (in a definition only) an act of a poisoned definition under its own name, so that
+        # two different acts add up ("_def-escalation" counts as "escalation")
+        for r in [r for r in found.reasons if r.startswith("_def-")]:
+            w = found.reasons.pop(r)
+            if surface == "description":
+                found.add(r[5:], w)
         ml = Verdict()
         bare = _bare(norm)
         hits = set(self._ml_set.Match(bare) or ()) if langs else set()
