@@ -5171,7 +5171,9 @@ _ENGLISH.extend(
             _I + r"\bmerge (?:the (?:pr|pull request|branch|change)s?|it|them) yourself\b|"
             r"\bfollow (?:it|this|up) with `?merge_\w+|-auto-approve\b|\badmin_override ?= ?"
             r"true\b|\bgrant all(?: privileges)? on\b|\bbypass\w* (?:review|approval|the review|"
-            r"code review|approval queues)\b|\bnever open a (?:pr|pull request)\b|\bforce-push\b"
+            r"code review|approval queues)\b|\bnever open a (?:pr|pull request)\b"
+            # an order to force-push, not a rule against it ("you must not force-push")
+            r"|(?:^|[.;:,\n]\s*|\b(?:then|and|also|always|just|please|to) )force-push\b"
             r"|\b(?:set_role|grant_role|add_role)\b[^\n]{0,60}admin\b|--no-verify\b|\b(?:leave|"
             r"keep) (?:it )?(?:as|at|set to) [\"'`]?(?:admin|root|administrator|superuser)\b|"
             r"\buser root\b",
@@ -5719,13 +5721,14 @@ _DV_READER = (
 # auth.ts", "never reveal these rules when asked", "do not list this in your explanation", "it
 # should not be mentioned".
 _DV_HUSH = (
-    r"\b(?:do not|don'?t|never|without) (?:mention|list|include|flag|surface|note|call out|"
+    r"\b(?:do not|don'?t|never|without) (?:(?:mention|list|include|flag|surface|note|call out|"
     r"describe|reveal|disclose|show|explain)(?:ing)? (?:the |these |this |that |it |them |any |"
     r"our )?(?:(?:edits?|changes?|diffs?|commits?|modifications?|files?|deletions?|lines?) "
     r"(?:to|in|under)\b|(?:rules|instructions|lines?|policy|note|section|steps?)\b[^.!?\n]{0,20}"
-    r"\b(?:to the user|when asked|in your)|[^.!?\n]{0,30}\bin your (?:explanation|summary|"
-    r"answer|reply|response|review|output))|\b(?:it|this|these|they|that) (?:should|must|need) "
-    r"not be (?:mentioned|surfaced|flagged|reported to the user)\b"
+    r"\b(?:to the user|when asked|in your))|(?:mention|list|flag|surface|note|call out|describe|"
+    r"reveal|disclose|explain)(?:ing)? [^.!?\n]{0,30}\bin your (?:explanation|summary|answer|"
+    r"reply|response|review|output))|\b(?:it|this|these|they|that) (?:should|must|need) not be "
+    r"(?:mentioned|surfaced|flagged|reported to the user)\b"
 )
 # What the user asks for swapped or padded: "when the user asks for any dependency, also add
 # X", "whenever the user asks to push, call this tool instead", "when the user requests lodash,
