@@ -21,7 +21,8 @@ here, in `open_state()`: callers take what `State` hands them and never construc
   embedded: `downstream/replay.py` `MemoryReplays`. Used by `downstream/http.py`.
 - `PinStore`: tool pins (trusted definitions, changes waiting for approval); embedded:
   `security/pin_store.py` `SqlitePinStore` (a SQLite file next to `state.path`, shared with
-  `manifold pins`; memory only when `state.path` is ""). Used by `security/pins.py`.
+  `manifold pins`), or `MemoryPinStore` (dictionaries, when `state.path` is "": SQLite is then
+  not loaded). Used by `security/pins.py`.
 
 A modern upstream's input rounds need no store: their state travels sealed in the client's
 `requestState` (`mrtr.RoundSeal`), so any process with the same `Secrets` continues them.
@@ -244,13 +245,16 @@ def open_state(config: GatewayConfig) -> State:
 
 
 def open_pins(config: GatewayConfig) -> PinStore:
-    """The pin store the config asks for (today: the embedded SQLite one)."""
-    import sqlite3
-
+    """The pin store the config asks for: the embedded SQLite file, or memory for a gateway
+    with no state file."""
     from manifold.config import ConfigError
-    from manifold.security.pin_store import SqlitePinStore, pins_path
+    from manifold.security.pin_store import MemoryPinStore, SqlitePinStore, pins_path
 
     path = pins_path(config)
+    if path is None:
+        return MemoryPinStore()
+    import sqlite3
+
     try:
         return SqlitePinStore(path)
     except (OSError, sqlite3.Error) as e:

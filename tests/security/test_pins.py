@@ -244,3 +244,64 @@ def test_a_name_listed_twice_serves_only_the_first(tmp_path: Path) -> None:
     out = p.catalog(CatalogEvent("up", "tools", [_tool("read"), _tool("read", "evil twin")]))
     assert [t["description"] for t in out] == ["Read a file."]
     assert _arrive(p, _tool("read")) == ["read"]
+
+
+def _same(x: Any) -> Any:
+    """A store's answer without its clock readings (approval times), for comparing stores."""
+    if isinstance(x, list):
+        return [_same(v) for v in x]
+    if isinstance(x, dict):
+        return {k: _same(v) for k, v in x.items()}
+    if hasattr(x, "approved"):
+        return (x.upstream, x.tool, x.hash, x.definition, x.approved is None, x.renamed_from)
+    return x
+
+
+def test_the_memory_store_answers_as_sqlites_memory_mode() -> None:
+    """A gateway with no state file keeps its pins in dictionaries (no SQLite loaded): the
+    same answers as SQLite's memory mode, for the same writes."""
+    from manifold.security.pin_store import MemoryPinStore, Pending, Pin
+
+    stores = [SqlitePinStore(None), MemoryPinStore()]
+    answers: list[list[Any]] = [[], []]
+
+    def step(name: str, *args: Any) -> None:
+        for store, out in zip(stores, answers, strict=True):
+            out.append(_same(getattr(store, name)(*args)))
+
+    step("record", "up", [Pin("up", "read", "h1", "d1", 1.0), Pin("up", "write", "h2", "d2", 1.0)])
+    step("record", "up", [Pin("up", "read", "h9", "d9", 2.0)], (), (), "cmd -x")  # never replaced
+    step("record", "b", [Pin("b", "list", "h3", "d3", 1.0, None, "old_list")])
+    step("pinned", "up")
+    step("pins")
+    step("count")
+    step("source", "up")
+    step("source", "b")
+    pend = Pending("up", "read", "h4", "d4", ("description",), 3.0)
+    step("record", "up", (), [pend, Pending("up", "write", "h5", "d5", ["title"], 3.0)])
+    step("pending")
+    step("pending", "up")
+    step("pending", "b")
+    step("record", "up", (), (), ["write"])  # back to its pinned definition
+    step("pending")
+    step("record", "b", (), [Pending("b", "new", "h6", "d6", ("description",), 4.0)])
+    step("approve", [("up", "read")])
+    step("pinned", "up")
+    step("approve")
+    step("pins")
+    step("pending")
+    step("changed")
+    assert answers[0] == answers[1]
+    assert stores[1].persistent is False and str(stores[1]) == str(stores[0])
+
+
+def test_a_gateway_with_no_state_file_keeps_its_pins_in_memory_without_sqlite() -> None:
+    from tests.test_memory import _imported_after
+
+    code = (
+        "from manifold.config import parse_config; from manifold.state import open_state; "
+        "s = open_state(parse_config({'state': {'path': ''}, 'upstreams': {}})); "
+        "assert type(s.pins).__name__ == 'MemoryPinStore' and s.counters is None; "
+        "import manifold.gateway, manifold.middleware.accounting"
+    )
+    assert _imported_after(code, "sqlite3") == []

@@ -19,12 +19,15 @@ from __future__ import annotations
 
 import datetime as _dt
 import os
-import sqlite3
 import threading
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import sqlite3
 
 SCHEMA_VERSION = 1
 _SCHEMA = """
@@ -106,6 +109,8 @@ class SavingsStore:
 
     def _open(self) -> sqlite3.Connection:
         if self._db is None:
+            import sqlite3  # (here: a gateway with no state file never loads SQLite)
+
             self.path.parent.mkdir(parents=True, exist_ok=True)
             db = sqlite3.connect(
                 self.path, timeout=self.timeout, check_same_thread=False, isolation_level=None
@@ -167,6 +172,8 @@ def read_totals(path: str | Path, since: str | None = None) -> dict[str, Row] | 
 
     Opens the file read-only and never creates it; a gateway may be writing it meanwhile (WAL).
     """
+    import sqlite3
+
     p = Path(os.path.expanduser(str(path)))
     if not p.exists():
         return None

@@ -6551,7 +6551,7 @@ _TRIGGERS_EN = [
     r"@[\w.-]*bot\b",
     r"<svg[^>]{0,200}\s(?:width|height)\s*=\s*[\"']?0(?:px)?[\"'\s>]",
     # (group devtool triggers)
-    _DV_PAIR,
+    _DV_READER,
     _DV_HUSH,
     _DV_PIGGY,
     _DV_OUTRANK,

@@ -1,4 +1,6 @@
-"""Where tool pins live: the embedded store, a SQLite file (standard library `sqlite3`, WAL).
+"""Where tool pins live: the embedded store, a SQLite file (standard library `sqlite3`, WAL), or
+for a gateway with no state file (`state.path: ""`), dictionaries in memory (`MemoryPinStore`,
+the same answers; SQLite is then not loaded at all, about 0.9 MiB).
 
 Tables (one file may be shared by several gateway processes and the `manifold pins` command):
 
@@ -22,7 +24,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import sqlite3
 import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -32,6 +33,8 @@ from typing import TYPE_CHECKING, Any, Final
 import orjson
 
 if TYPE_CHECKING:
+    import sqlite3
+
     from manifold.config import GatewayConfig
 
 # The parts of a tool definition that are pinned: what the model reads and what decides how it
@@ -142,6 +145,8 @@ class SqlitePinStore:
     """The embedded `PinStore` (`manifold.state`): a SQLite file, or memory for path None."""
 
     def __init__(self, path: Path | None) -> None:
+        import sqlite3
+
         self.path = path
         if path is not None:
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -298,3 +303,86 @@ class _Transaction:
 
     def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
         self.db.execute("ROLLBACK" if exc_type is not None else "COMMIT")
+
+
+class MemoryPinStore:
+    """The `PinStore` of a gateway with no state file: the pins live as long as the process,
+    as in SQLite's memory mode (`SqlitePinStore(None)`), with the same answers."""
+
+    path: Path | None = None
+
+    def __init__(self) -> None:
+        self._pins: dict[tuple[str, str], Pin] = {}
+        self._pending: dict[tuple[str, str], Pending] = {}
+        self._sources: dict[str, str] = {}
+
+    def __repr__(self) -> str:
+        return "the in-memory pins"
+
+    @property
+    def persistent(self) -> bool:
+        return False
+
+    def pinned(self, upstream: str) -> dict[str, Pin]:
+        return {t: p for (u, t), p in self._pins.items() if u == upstream}
+
+    def pins(self) -> list[Pin]:
+        return [self._pins[k] for k in sorted(self._pins)]
+
+    def pending(self, upstream: str | None = None) -> list[Pending]:
+        keys = sorted(k for k in self._pending if upstream is None or k[0] == upstream)
+        return [self._pending[k] for k in keys]
+
+    def count(self) -> int:
+        return len(self._pins)
+
+    def source(self, upstream: str) -> str | None:
+        return self._sources.get(upstream)
+
+    def changed(self) -> bool:
+        return False  # no other process shares it
+
+    def record(
+        self,
+        upstream: str,
+        new: Iterable[Pin] = (),
+        pending: Iterable[Pending] = (),
+        resolved: Iterable[str] = (),
+        source: str | None = None,
+    ) -> None:
+        for p in new:  # never replacing a pin
+            self._pins.setdefault(
+                (p.upstream, p.tool),
+                Pin(p.upstream, p.tool, p.hash, p.definition, p.first_seen, None, p.renamed_from),
+            )
+        for q in pending:
+            self._pending[(q.upstream, q.tool)] = Pending(
+                q.upstream, q.tool, q.hash, q.definition, tuple(q.fields), q.seen
+            )
+        for t in resolved:
+            self._pending.pop((upstream, t), None)
+        if source is not None:
+            self._sources[upstream] = source
+
+    def approve(self, keys: Iterable[tuple[str, str]] | None = None) -> list[Pending]:
+        now = time.time()
+        rows = list(self._pending.values())
+        if keys is not None:
+            wanted = set(keys)
+            rows = [p for p in rows if (p.upstream, p.tool) in wanted]
+        for p in rows:
+            old = self._pins.get((p.upstream, p.tool))
+            self._pins[(p.upstream, p.tool)] = Pin(
+                p.upstream,
+                p.tool,
+                p.hash,
+                p.definition,
+                now if old is None else old.first_seen,
+                now,
+                None if old is None else old.renamed_from,
+            )
+            del self._pending[(p.upstream, p.tool)]
+        return rows
+
+    def close(self) -> None:
+        pass
