@@ -171,6 +171,10 @@ class Replays(Protocol):
 class PinStore(Protocol):
     """Trusted tool definitions per (upstream, tool), and changes waiting for approval."""
 
+    # the errors its methods raise when the storage fails (the addon then serves none of the
+    # upstream's tools rather than unchecked ones)
+    errors: tuple[type[Exception], ...]
+
     @property
     def persistent(self) -> bool: ...
 

@@ -305,3 +305,5 @@ def test_a_gateway_with_no_state_file_keeps_its_pins_in_memory_without_sqlite() 
         "import manifold.gateway, manifold.middleware.accounting"
     )
     assert _imported_after(code, "sqlite3") == []
+    code += "; import manifold.security.pins, manifold.cli"
+    assert _imported_after(code, "sqlite3") == []

@@ -147,6 +147,7 @@ class SqlitePinStore:
     def __init__(self, path: Path | None) -> None:
         import sqlite3
 
+        self.errors: tuple[type[Exception], ...] = (sqlite3.Error,)  # what its methods raise
         self.path = path
         if path is not None:
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -310,6 +311,7 @@ class MemoryPinStore:
     as in SQLite's memory mode (`SqlitePinStore(None)`), with the same answers."""
 
     path: Path | None = None
+    errors: tuple[type[Exception], ...] = ()  # nothing to fail: dictionaries
 
     def __init__(self) -> None:
         self._pins: dict[tuple[str, str], Pin] = {}

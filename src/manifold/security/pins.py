@@ -23,7 +23,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import sqlite3
 import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final, Protocol
@@ -102,7 +101,7 @@ class Pins:
             pinned = self.store.pinned(up)
             waiting = {p.tool: p.hash for p in self.store.pending(up)}
             recorded_source = self.store.source(up)
-        except sqlite3.Error as e:
+        except self.store.errors as e:
             # Nothing to compare with: serve none of this upstream's tools rather than
             # unchecked ones (audit mode serves them); the next list arrival tries again.
             log.error(
@@ -229,7 +228,7 @@ class Pins:
                     up, new, pending, resolved, source if source != recorded_source else None
                 )
                 self._count += len(new)
-            except sqlite3.Error as e:  # the decisions stand; new tools are pinned next time
+            except self.store.errors as e:  # the decisions stand; new tools are pinned next time
                 log.error(
                     "pins: cannot write %s (%s): %d new pins not recorded", self.store, e, len(new)
                 )
