@@ -4987,8 +4987,11 @@ _AN_HIDE = (
 )
 # the evidence set aside: "regardless of the value returned", "whatever the data says"
 _AN_DESPITE = (
-    r"(?:\bregardless of (?:the |what |its |any |their |other )?(?:value|result|data|response|"
-    r"evidence|findings?|scores?|ratings?|reviews?|returned|actual|facts?|other|what)|"
+    r"(?:\bregardless of (?:the |its |any |their |other )?(?:value|result|data|response|"
+    r"evidence|findings?|scores?|ratings?|reviews?|returned|actual|facts?|other)|"
+    # (what a source says, not "regardless of what `mode` was passed": an API's docs)
+    r"\bregardless of what (?:the |it |they |its |their )(?:[\w-]+ ){0,2}(?:says?|said|shows?|"
+    r"returns?|reports?|finds?|found)\b|"
     r"\bwhatever the (?:[\w-]+ ){0,2}(?:says?|shows?|returns?|reports?)\b|\beven if (?:it|"
     r"other|the|its|their|competing|another|they)\b[^.!?\n]*\b(?:better|higher|lower|"
     r"cheaper|not appear|says?|shows?)|\bno matter what (?:the|it|they)\b|\bround (?:them|it|"
@@ -5455,13 +5458,7 @@ _ENGLISH.extend(
         (
             "exfil-url",
             0.6,
-            _I
-            + r"\b"
-            + _SEND
-            + r"\b[^.!?\n]*?"
-            + _X_WHOSE
-            + r"(?:[^.!?\n]|[.!?]\S)*?"
-            + _DEST,
+            _I + r"\b" + _SEND + r"\b[^.!?\n]*?" + _X_WHOSE + r"(?:[^.!?\n]|[.!?]\S)*?" + _DEST,
         ),
         # the model (or an agent) told to send a person's identity or pay data to an address
         (
