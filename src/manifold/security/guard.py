@@ -6197,7 +6197,7 @@ _EG_ML: Final = ("np.", "napr.", "ör.")
 
 
 def _fold_word(w: str) -> str:
-    return re2.escape(unicodedata.normalize("NFKC", w).casefold().translate(_CONFUSABLE))
+    return str(re2.escape(unicodedata.normalize("NFKC", w).casefold().translate(_CONFUSABLE)))
 
 
 @functools.cache
@@ -7705,7 +7705,8 @@ class Scanner:
         addressed, an override and the order they make together are one example shown."""
         top = None
         if framed and once:
-            top = max((r for r in sub.reasons if r in damped), key=sub.reasons.get, default=None)
+            weights = sub.reasons
+            top = max((r for r in weights if r in damped), key=lambda r: weights[r], default=None)
         for r, w in sub.reasons.items():
             if r in damped:
                 if top is not None and r != top:
