@@ -597,14 +597,33 @@ def test_the_model_alone_marks_and_refuses_only_past_its_alone_line() -> None:
         assert GuardConfig().quarantine <= v.score <= ALONE < GuardConfig().block, v
     else:
         assert v.score >= GuardConfig().block, v
-    # the same verdict with the line moved above the text's probability: marked only
+    # the same verdict with the line moved above the text's probability: a result marked only;
+    # a definition not even marked (a marked definition is one the client reads changed)
     saved = model.t_alone
     try:
         model.t_alone = 2.0
-        v = S.score(note + " ", "description")
+        v = S.score(note + " ", "result")
         assert GuardConfig().quarantine <= v.score < GuardConfig().block, v
+        v = S.score(note + "  ", "description")
+        assert v.classifier is not None and v.classifier >= model.t_block
+        assert v.score < GuardConfig().quarantine, v
     finally:
         model.t_alone = saved
+
+
+def test_an_honest_one_line_definition_is_served_unmarked() -> None:
+    """GitHub's own tool: the prefilter fires on "automated" and "Copilot", the rules find
+    nothing, and the model alone does not mark a definition below its `alone` line."""
+    from manifold.hooks import CatalogEvent
+    from manifold.security.guard import Guard
+
+    tool = {
+        "name": "request_copilot_review",
+        "description": "Request an automated Copilot code review for a pull request.",
+        "inputSchema": {"type": "object", "properties": {"owner": {"type": "string"}}},
+    }
+    items = Guard(GuardConfig()).catalog(CatalogEvent("github", "tools", [tool]))
+    assert items == [tool] and items[0] is tool
 
 
 @pytest.mark.parametrize("text", LEARNED)

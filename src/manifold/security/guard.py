@@ -7310,7 +7310,7 @@ class Scanner:
         self._scan(text, surface, v, 0, ml)
         v.finish()
         if model is not None:
-            model.apply(text, v, self.suspicious, prob)
+            model.apply(text, v, self.suspicious, prob, surface)
         return v
 
     def _scan(self, text: str, surface: str, v: Verdict, depth: int, ml: bool = True) -> None:

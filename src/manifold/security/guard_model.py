@@ -290,16 +290,19 @@ class Model:
             return 0.5 + 0.2 * (p - tq) / max(tb - tq, 1e-6)
         return min(0.95, 0.7 + 0.25 * (p - tb) / max(1.0 - tb, 1e-6))
 
-    def combine(self, rule_score: float, p: float) -> tuple[float, float]:
+    def combine(self, rule_score: float, p: float, definition: bool = False) -> tuple[float, float]:
         """(the reason's weight, the score) for a rule score and a probability. The model only
         adds: it never lowers what the rules found. Alone (no rule signal of at least
         `PAIRED`), it marks a text but does not refuse it (its weight is capped at `ALONE`,
         between the gateway's default quarantine and block lines) unless its probability
         reaches the model's `alone` threshold, chosen on authors the model was not trained on
-        (`bench/guard_train.py`)."""
+        (`bench/guard_train.py`). A tool's definition (`definition`) it does not mark alone
+        below that threshold: a marked definition is one the client reads changed, and a
+        one-line honest description ("Request an automated Copilot code review for a pull
+        request.") is where the model alone is least sure."""
         w = self.weight(p)
         if rule_score < PAIRED and p < self.t_alone:
-            w = min(w, ALONE)
+            w = 0.0 if definition else min(w, ALONE)
         return w, round(1.0 - (1.0 - rule_score) * (1.0 - w), 3)
 
     def apply(
@@ -308,14 +311,16 @@ class Model:
         v: Verdict,
         suspicious: Callable[[str], bool],
         prob: Future[float | None] | None = None,
+        surface: str = "result",
     ) -> None:
         """Adds the reason `classifier` to a finished verdict (and its probability); `prob`:
-        `prob(text, suspicious)` when the caller had it computed meanwhile."""
+        `prob(text, suspicious)` when the caller had it computed meanwhile; `surface`: result
+        or description, as `Scanner.score` reads it."""
         p = self.prob(text, suspicious) if prob is None else prob.result()
         if p is None:
             return
         v.classifier = round(p, 3)
-        w, score = self.combine(v.score, p)
+        w, score = self.combine(v.score, p, surface == "description")
         if w > 0.0:
             v.add("classifier", w)
             v.score = score
