@@ -88,3 +88,20 @@ def test_latin1_bytes_give_the_named_characters_their_own_bytes() -> None:
     assert latin1_bytes("caf\u00e9 \u0091 忽略") == b"caf\xe9 \x1a \x1a\x1a"
     assert _latin1_pattern(r"you(?:'|\x{2019})re") == r"you(?:'|\x{91})re"
     assert _latin1_pattern("システム") is None
+
+
+def test_a_long_text_matches_the_same_patterns_with_half_the_sets_in_another_thread() -> None:
+    """Past `_SETS_APART` bytes the second half of the Latin-1 sets runs in another thread:
+    the answer is the one every set gives in turn, in the same order."""
+    from manifold.security import guard
+
+    parts = []
+    for text in islice(_corpus(), 1200):
+        parts.append(fold(text))
+    long = "\n\n".join(parts)
+    assert len(long.encode()) >= guard._SETS_APART
+    raw = latin1_bytes(long)
+    one_by_one = [i for ids, match in LATIN1._latin1 for i in (ids[h] for h in (match(raw) or ()))]
+    utf = [i for ids, match in LATIN1._utf8 for i in (ids[h] for h in (match(long.encode()) or ()))]
+    assert one_by_one and LATIN1.Match(long) == utf + one_by_one
+    assert sorted(LATIN1.Match(long)) == sorted(UTF8.Match(long))

@@ -189,6 +189,7 @@ _PARTS: Final = (
 )
 _PART_WINDOWS: Final = 64
 _MODEL_APART: Final = 64 * 1024  # characters: the model's probability in `_PARTS` meanwhile
+_SETS_APART: Final = 64 * 1024  # bytes: half the English sets matched in `_PARTS` meanwhile
 _CHUNK_WINDOWS: Final = 16  # windows prefiltered as one chunk first (`Guard._fired_windows`)
 # A JSON escape in a fragment of JSON text (the text of a large result's window).
 _JSON_ESCAPE: Final = re.compile(r"\\(?:u([0-9a-fA-F]{4})|(.))", re.S)
@@ -7042,11 +7043,28 @@ class _SetGroup:
                     out.extend(ids[h] for h in hits)
         if self._latin1:
             raw = latin1_bytes(text)
-            for ids, match in self._latin1:
-                hits = match(raw)
-                if hits:
-                    out.extend(ids[h] for h in hits)
+            sets = self._latin1
+            later = None
+            if _PARTS is not None and len(raw) >= _SETS_APART and len(sets) > 1:
+                # a long text: the second half of the sets in another thread meanwhile (RE2
+                # lets go of the interpreter lock while it matches)
+                half = len(sets) // 2
+                later = _PARTS.submit(_matched, sets[half:], raw)
+                sets = sets[:half]
+            out.extend(_matched(sets, raw))
+            if later is not None:
+                out.extend(later.result())
         return out
+
+
+def _matched(sets: list[tuple[list[int], Callable[[bytes], Any]]], raw: bytes) -> list[int]:
+    """The indices of the patterns of `sets` that occur in `raw`."""
+    out: list[int] = []
+    for ids, match in sets:
+        hits = match(raw)
+        if hits:
+            out.extend(ids[h] for h in hits)
+    return out
 
 
 # The characters past U+00FF the English patterns name, each given a byte of Latin-1's C1
