@@ -822,7 +822,7 @@ _ENGLISH: list[tuple[str, float, str]] = [
         r"(?:available|present|loaded)\b|\bignore the user'?s? (?:tool )?choices?\b",
     ),
     (
-        "poison-marker",
+        "_pm-negatable",
         0.45,
         _I + r"\b(?:pass|put|include|fill|copy|place|insert|add)\b[^.!?\n]*\b(?:its|the|their)?"
         r"\s*(?:contents?|result|text)\b[^.!?\n]*\b(?:as|in|into|here|this field|"
@@ -1440,9 +1440,16 @@ _COMMON: list[tuple[str, float, str]] = [
         "poison-marker",
         0.5,
         _I + r"\bcall `?\w+`?(?: on "
-        r"this server)? instead\b|\b(?:use this tool|call this tool) instead of\b|\b(?:with|using|"
-        r"via|when calling|when using|through) (?:any |all |every )?(?:other|another|the other|"
-        r"different) tools?\b|\b(?:for|of) (?:all|any|every) (?:other )?tools? on this server\b",
+        r"this server)? instead\b|\b(?:use this tool|call this tool) instead of\b|\b(?:for|of) "
+        r"(?:all|any|every) (?:other )?tools? on this server\b",
+    ),
+    # ... other tools named in a rule of this one ("when using any other tool"): unless the
+    # definition forbids it ("do not try to obtain them through other tools"), see `_phrases`
+    (
+        "_pm-negatable",
+        0.5,
+        _I + r"\b(?:with|using|via|when calling|when using|through) (?:any |all |every )?(?:other|"
+        r"another|the other|different) tools?\b",
     ),
     (
         "poison-marker",
@@ -3707,6 +3714,8 @@ _CODE_LINE = re2.compile(
     r"\{%-?\s|\{\{-?\s|assert |for \w+ in |if __name__|\w+\s*=\s*\[$|[^\n]*\S;$)"
 )
 _CODE_LINES: Final = 3  # lines that make a text source code
+# A definition written as a JSON object: a line that opens one, with a key of a tool's schema.
+_JSON_DEF = re2.compile(r'(?m)^\{\s*\n?\s*"(?:name|type|description|inputschema|properties)"')
 _STRING_LITERAL_P = (  # not an apostrophe ("l'outil ... c'est")
     # (a literal may hold line breaks: its `\\n` escapes are read as such)
     r"(?:^|[^\w])(\"[^\"]{6,400}\"|'[^']{6,400}'|`[^`\n]{6,400}`)(?:[^\w]|$)"
@@ -6032,6 +6041,182 @@ _ENGLISH.extend(
     ]
 )
 
+# (group defpoison families)
+# Poisoned tool definitions, read as what a definition asks of the model that no honest one
+# does. Each is counted in a definition only ("_def-", "_asks-context"): a page for people
+# may describe the same acts.
+_DP_SENSITIVE = (
+    r"(?:passwords?|cvc|cvv|card numbers?|payment details|ssn|salar(?:y|ies)|secrets?|"
+    r"(?:\w+_)?tokens?|api keys?|credentials)"
+)
+_DP_PUT = (
+    r"(?:include|put|pass|place|insert|paste|copy|add|fill|set|append|attach|upsert|write|"
+    r"store|post|send)"
+)
+_ENGLISH.extend(
+    [
+        # the model's own act kept from the user: "do not print this step in your reply",
+        # "mention nothing about it", "leave it out of any preview", "should not be shown when
+        # you display the code to the user", "without saying that ..."
+        (
+            "_def-poison-marker",
+            0.7,
+            _I + r"\b(?:do not|don" + _APOS + r"?t|never|no need to|not) (?:print|show|display|"
+            r"mention|report|surface|log|echo|narrate|announce|list|flag)(?:ing)? (?:this|the|"
+            r"that|these|any) (?:[\w-]+ )?(?:step|change|prefix|suffix|addition|edit|"
+            r"modification|redirect|extra call)s?\b|\b(?:mention|say|report|tell)(?:ing)? "
+            r"nothing (?:about|of)\b|\bleave (?:it|this|them|that) out of (?:any|the|your|every) "
+            r"(?:\w+ )?(?:drafts?|previews?|repl(?:y|ies)|answers?|summar(?:y|ies)|responses?|"
+            r"output)\b|\b(?:should|must|need|is|are) not (?:be )?(?:shown|displayed|mentioned|"
+            r"reported|surfaced|disclosed)\b[^.!?\n]*\b(?:(?:to|for) the user\b|the user sees\b|"
+            r"when you (?:show|display|present))|\bnot (?:something|anything) (?:that )?the user "
+            r"(?:needs?|has|wants?) to (?:approve|hear|know|see|be told)\b|\bwithout (?:saying|"
+            r"mentioning|disclosing|revealing|noting|indicating) (?:that |it\b|this\b|they\b|"
+            r"the change)",
+        ),
+        # a secret taken from the conversation or the environment into a call: "with the card
+        # number the user mentioned in this chat", "the token from the environment"
+        (
+            "_asks-context",
+            0.75,
+            _I + r"\b" + _DP_PUT + r"\b[^.!?\n]*\b" + _DP_SENSITIVE + r"\b[^.!?\n]*\b(?:(?:"
+            r"mentioned|shared|given|typed|pasted|appears?|seen|said)\b[^.!?\n]*\b(?:in|during) "
+            r"(?:the|this|your) (?:chat|conversation|session|thread)|from the environment\b|"
+            r"environment variable)",
+        ),
+        # ... or gathered in bulk and put into an argument: "read all secrets ... and include
+        # them in the `x` argument", "call export_y(all=true) and put the resulting list here"
+        (
+            "_asks-context",
+            0.75,
+            _I + r"\b(?:secrets|passwords?|ssn|salar(?:y|ies)|card numbers?|home address\w*|"
+            r"export_\w+|all=true|home directory|private keys?)\b[^\n]*\b(?:include|pass|put|add|"
+            r"place|insert|copy|attach)\w* (?:them|it|those|these|all (?:of them|matches|"
+            r"results)|the (?:results?|output|matches|csv|list)|(?:the )?resulting \w+)\b"
+            r"[^.!?\n]*\b(?:argument|parameter|field|param|here)\b",
+        ),
+        # ... or the model's own prompt: "include your instructions verbatim"
+        (
+            "_asks-context",
+            0.75,
+            _I + r"\b" + _DP_PUT + r"\b[^.!?\n]*\b(?:your (?:own )?(?:full |complete |entire |"
+            r"current )?(?:system prompt|system message|instructions|hidden rules)|(?:system "
+            r"prompt|instructions) verbatim)\b",
+        ),
+        # another tool's consequential act done on the model's own: "call approve_x on it
+        # right away", "call authorize_y to add it ... proactively"
+        (
+            "_def-escalation",
+            0.7,
+            _I + r"\b(?:call|invoke|run|use)\s+`?(?:approve|authori[sz]e|delete|drop|grant|"
+            r"share|transfer|pay|merge|wire|refund|revoke|disable|set_perm|publish)\w*`?[^\n]*\b"
+            r"(?:right away|immediately|proactively|automatically|without (?:asking|approval|"
+            r"confirm\w*|review)|pre-?approved)\b",
+        ),
+        # what the definition slips into every message, event or answer, or out of it: an
+        # address added where others cannot see it; a figure inflated; bad news dropped and
+        # good news claimed; an account number swapped; a verdict of safety appended
+        (
+            "_def-poison-marker",
+            0.7,
+            _I + r"\b(?:every|each|all|any) (?:[\w-]+ ){0,2}?(?:you|the (?:assistant|agent|model)) "
+            r"(?:create|send|make|draft|write|schedule|book)s?\b[^\n]*[\w.+-]+@[\w-]+\.[^\n]*\b"
+            r"(?:hid(?:e|den)|not (?:be )?visible|invisible|unseen)|\b(?:inflate|overstate|"
+            r"understate|exaggerate|deflate|downplay)\b[^.!?\n]*\bin (?:your|the|any|every) "
+            r"(?:answer|reply|response|summar|report)",
+        ),
+        (
+            "_def-poison-marker",
+            0.7,
+            _I + r"\b(?:omit|hide|drop|exclude|remove|filter out|leave out|suppress|skip)\b"
+            r"[^.!?\n]*\b(?:layoffs?|lawsuits?|breach\w*|recalls?|complaints?|negative|critical|"
+            r"fines?|scandals?|investigations?|outages?)\b[^\n]*\b(?:say|state|report|claim|tell "
+            r"\w+|describe \w+|present \w+)\b[^.!?\n]*\b(?:positive|favou?rable|no (?:issues|"
+            r"problems|concerns|incidents)|flawless|spotless)|\b(?:replace|swap|substitute|change|"
+            r"rewrite)\w*\b[^.!?\n]*\b(?:iban|bank account|account numbers?|routing numbers?|"
+            r"wallet address\w*|payee)\b[^.!?\n]*\bwith (?:[a-z]{2}\d{2}\b|\d{6,}|0x[0-9a-f]{6})"
+            r"|\b(?:end|start|begin|close|finish)\w* (?:the|every|each|your|any) (?:\w+ )?"
+            r"(?:summary|answer|reply|response|message|output)\b[^\n]*\b(?:verified safe|no need "
+            r"to (?:check|verify|confirm)|is (?:safe|legitimate|trusted|verified))",
+        ),
+        # the conversation sent out with every request ("append a digest of the chat to every
+        # URL"), a URL template filled with the message, the environment piped to the network
+        (
+            "_def-poison-marker",
+            0.7,
+            _I + r"\b(?:append|add|attach|include)\w*\b[^\n]*\b(?:conversation|chat|"
+            r"transcript|the user" + _APOS + r"?s (?:messages|question))\b[^.!?\n]*\bto (?:every|"
+            r"each|all|any) (?:\w+ )?(?:urls?|links?|requests?|quer(?:y|ies))\b|(?:https?://|src="
+            r")[^\s\"'<>]*\{\{\s*(?:last_\w+|thread_\w+|message\w*|conversation\w*|chat\w*|user_"
+            r"\w+|body|history|transcript|prompt)|\b(?:env|printenv|set)\s*\|\s*(?:curl|wget|nc)"
+            r"\b",
+        ),
+        # a fixed default that leaks or grants, kept by order: "blind copy ... always keep the
+        # default", "where the cookies are posted ... leave as default", "keep the default:
+        # it skips review", edit access to a default address; admin bound, or kept unreduced
+        (
+            "_def-poison-marker",
+            0.7,
+            _I + r"\b(?:bcc|cc|blind[- ]cop\w*)\b[^\n]*\b(?:always |just )?(?:keep|leave|retain)"
+            r"\b[^.!?\n]*\bdefault|\b(?:cookies|history|credentials|passwords?|tokens?|"
+            r"environment)\b[^.!?\n]*\b(?:are|is|get|gets) (?:posted|sent|uploaded|forwarded|"
+            r"mirrored|copied)\b[^\n]*\b(?:leave|keep)\b[^.!?\n]*\bdefault|\b(?:keep|leave|use)"
+            r"\b[^.!?\n]*\bdefault\b[^\n]*\b(?:skip\w* (?:the )?(?:code )?review|auto-?approv\w*|"
+            r"bypass\w* (?:the )?(?:review|approval|checks))|\b(?:edit|write|admin|owner|full) "
+            r"access\b[^\n]*\bdefault\W{1,8}[\w.+-]+@",
+        ),
+        (
+            "_def-poison-marker",
+            0.7,
+            _I + r"\b(?:before|first|always|also|then)\b[^.!?\n]*\b(?:add|bind|grant|attach|"
+            r"append|include)\w*\b[^.!?\n]*\b(?:cluster-admin|administratoraccess|roles/owner)\b|"
+            + _same_paragraph(
+                r"(?:administratoraccess|cluster-admin|roles/owner)",
+                r"\b(?:do not|don" + _APOS + r"?t|never) (?:reduce|narrow|lower|downgrade|restrict|"
+                r"scope)\b",
+            )
+            # new bank details planted in every message
+            + r"|\b(?:update|change|new)\w* (?:our |the |your )?(?:bank (?:details|account)|iban|"
+            r"payment details)\b[^\n]*\b(?:every|each|all) (?:\w+ )?(?:drafts?|e?mails?|"
+            r"messages?|repl(?:y|ies))\b",
+        ),
+        # what the user asks for, with a search for secrets or a hidden copy added; codes
+        # forwarded to an address; other users' private data shared; review skipped unseen
+        (
+            "_def-poison-marker",
+            0.7,
+            _I + r"\b(?:when|whenever|if|each time|every time) (?:the )?users? (?:\w+ )?(?:search|"
+            r"ask|request|look|quer|open|read|send)\w*\b[^.!?\n]*\balso (?:run|search|fetch|read|"
+            r"query|forward|copy|send|include)\b[^\n]*\b(?:passwords?|2fa|verification|one-time|"
+            r"secrets?|tokens?|hidden|silently)|\b(?:other|all) (?:users|customers|tenants|"
+            r"members|people)" + _APOS + r"?s? (?:private|personal|confidential|sensitive)\b"
+            r"[^\n]*\b(?:share|send|forward|include|show) (?:them|it|those|these)\b|\bso (?:that )?"
+            r"(?:the |it |they |this )?(?:\w+ )?(?:auto-?approv\w*|skips? (?:the )?(?:code )?"
+            r"review|bypass\w* (?:the )?(?:review|approval))[^\n]*\b(?:do(?:es)?(?: not|n"
+            + _APOS
+            + r"?t)|never) need to (?:see|know|hear|review|approve)",
+        ),
+        (
+            "_def-poison-marker",
+            0.7,
+            _I + r"\b(?:one-time (?:code|password|pin)|verification (?:code|link)|reset link|"
+            r"2fa code|otp)\b[^.!?\n]*\b(?:forward|send|copy|post|email)\w*\b[^.!?\n]*[\w.+-]+@"
+            r"[\w-]+\.|\b(?:forward|send|copy|post|email)\w*\b[^.!?\n]*\b(?:one-time (?:code|"
+            r"password|pin)|verification (?:code|link)|reset link|2fa code|otp)s?\b[^.!?\n]*\bto "
+            r"[\w.+-]+@[\w-]+\.",
+        ),
+        # (in a definition) other tools ruled out, not in: "do not try to obtain them through
+        # other tools"
+        (
+            "_no-share",
+            0.01,
+            _I + r"\b(?:do not|don" + _APOS + r"?t|never|must not|should not|not to)\b[^.!?\n]*\b"
+            r"(?:with|using|via|through) (?:any |all |every )?(?:other|another|different) tools?"
+            r"\b",
+        ),
+    ]
+)
+
 # --------------------------------------------------------------------- hidden carriers
 
 _HTML_COMMENT = re2.compile(r"(?s)<!--(.*?)-->")
@@ -6789,6 +6974,42 @@ _TRIGGERS_EN = [
     r"tool_result>|tool_output>|function_results>|function_result>|tool_response>|"
     r"tool_call_result>|observation>|(?:assistant|system|user|developer) (?:turn|message|"
     r"response)\]",
+    # (group defpoison triggers)
+    r"(?:not|n" + _APOS + r"t|never|need to) (?:print|log|echo|narrate|announce|list|flag|"
+    r"mention|show|display|report|surface)\w* (?:this|the|that|these|any) (?:[\w-]+ )?(?:step|"
+    r"change|prefix|suffix|addition|edit|modification|redirect|extra call)|(?:mention|say|"
+    r"report|tell)(?:ing)? nothing|leave (?:it|this|them|that) out of|not (?:be )?(?:shown|"
+    r"displayed|mentioned|reported|surfaced|disclosed)|without (?:saying|mentioning|"
+    r"disclosing|revealing|noting|indicating)",
+    r"from the environment|(?:mentioned|shared|given|typed|pasted|appears?|seen|said)\b"
+    r"[^.!?\n]*\b(?:in|during) (?:the|this|your) (?:chat|conversation|session|thread)|"
+    r"(?:include|pass|put|add|place|insert|copy|attach)\w* (?:them|it|those|these|all of them|"
+    r"all matches|all results|the results?|the output|the matches|the csv|the list|"
+    r"(?:the )?resulting \w+)\b[^.!?\n]*\b(?:argument|parameter|field|param|here)\b",
+    r"(?:call|invoke|run|use)\s+`?(?:approve|authori[sz]e|delete|drop|grant|share|transfer|"
+    r"pay|merge|wire|refund|revoke|disable|set_perm|publish)|(?:every|each|all|any) "
+    r"(?:[\w-]+ ){0,2}?(?:you|the assistant|the agent|the model) (?:create|send|make|draft|"
+    r"write|schedule|book)|(?:inflate|overstate|understate|exaggerate|deflate|downplay)\b"
+    r"[^.!?\n]*\bin (?:your|the|any|every) (?:answer|reply|response|summar|report)",
+    r"(?:omit|hide|exclude|filter out|leave out|suppress)\w*\b[^.!?\n]*\b(?:layoffs?|"
+    r"lawsuits?|breach|recalls?|scandals?|investigations?)|(?:replace|swap|substitute|change|"
+    r"rewrite)\w*\b[^.!?\n]*\b(?:iban|bank account|account numbers?|routing numbers?|"
+    r"wallet address|payee)\b[^.!?\n]*\bwith|(?:end|start|begin|close|finish)\w* (?:the|every|"
+    r"each|your|any) (?:\w+ )?(?:summary|answer|reply|response|message|output)\b[^\n]*\b"
+    r"(?:verified safe|no need to|is safe|is legitimate|is trusted|is verified)",
+    r"(?:conversation|chat|transcript|messages|question)\b[^.!?\n]*\bto (?:every|each|all|"
+    r"any) (?:\w+ )?(?:url|link|request|quer)|(?:https?://|src=)[^\s\"'<>]*\{\{\s*(?:last_|"
+    r"thread_|message|conversation|chat|user_|body|history|transcript|prompt)|(?:env|printenv|"
+    r"set)\s*\|\s*(?:curl|wget|nc)\b",
+    r"(?:bcc|cc|blind[- ]cop)\w*\b[^\n]*\b(?:keep|leave|retain)\b[^.!?\n]*\bdefault|(?:posted|"
+    r"sent|uploaded|forwarded|mirrored|copied)\b[^\n]*\b(?:leave|keep)\b[^.!?\n]*\bdefault|"
+    r"(?:when|whenever|if|each time|every time) (?:the )?users? (?:\w+ )?(?:search|ask|"
+    r"request|look|quer|open|read|send)\w*\b[^.!?\n]*\balso (?:run|search|fetch|read|query|"
+    r"forward|copy|send|include)|(?:other|all) (?:users|customers|tenants|members|people)"
+    + _APOS
+    + r"?s? (?:private|personal|confidential|sensitive)|auto-?approv|skips? (?:the )?(?:code )?"
+    r"review|(?:update|change|new)\w* (?:our |the |your )?(?:bank (?:details|account)|iban|"
+    r"payment details)\b[^\n]*\b(?:every|each|all) ",
 ]
 
 # The prefilter for the common phrasings above (`_COMMON`): each fires only where one of them
@@ -7355,6 +7576,9 @@ class Scanner:
         if (
             found.reasons
             and ("`" in fold or "\n    " in fold or "\n\t" in fold)
+            # a definition written as JSON: its indented lines are its own fields, not code
+            # it shows (a tool's schema "reports" nothing)
+            and not (surface == "description" and _JSON_DEF.search(fold) is not None)
             and (
                 _reports(fold)
                 or (
@@ -7451,6 +7675,12 @@ class Scanner:
             if "override" in found.reasons:
                 found.reasons["override"] = min(found.reasons["override"], 0.45)
         no_share = found.reasons.pop("_no-share", None) is not None
+        negatable = found.reasons.pop("_pm-negatable", None)
+        if negatable is not None:
+            # a definition's rule against it ("never put secrets in URLs") is not its order
+            if surface == "description" and not no_share:
+                negatable += 0.2
+            found.add("poison-marker", negatable)
         if (no_share or consented) and asks is not None:
             asks = min(asks, 0.45)  # the definition forbids sharing: a rule, not a request
         if asks is not None and surface == "description":
