@@ -6217,6 +6217,184 @@ _ENGLISH.extend(
     ]
 )
 
+# (group records families)
+# Orders planted in a business record (a CRM note, a PO line, a contract clause, an invoice
+# memo, a survey answer, a custom field, a spreadsheet cell, an aria-label) for the automated
+# reader that processes it. Who is named: an automated reader as a line's or a clause's label
+# or vocative, with what it does there ("For the assistant generating the spend report:",
+# "Automated readers of this statement:", "reorder agent:", "To the bot that files these
+# notices:"), an AI reader with a determiner ("that AI contract tool", "the policy bot"),
+# "whoever processes this contact", or a field named for it ("__agent_hint", "ai_note",
+# "instructions_for_llm"). Then, in the same paragraph, where an order's verb stands
+# (`_K_LEAD`), what an honest record never asks of software: data worth stealing (bulk, pay,
+# bank, secrets, negotiation notes) sent to an address, a URL or a paste site, or attached to a
+# reply; a purchase order raised, an approval or a check skipped, a refund or a credit given,
+# a consent flag flipped, outsiders added as delegates; or what the answer is to say when it
+# whitewashes ("no material litigation", "within policy", "nobody mentioned ...").
+_R_WHO = (
+    r"(?:ai|a\.i\.|llms?|gpts?|bots?|chatbots?|copilots?|assistants?|agents?|"
+    r"(?:ai|llm|gpt|automated|machine|language[- ]model)\b[\w -]*? (?:tools?|readers?|"
+    r"systems?|processors?|reviewers?|summari[sz]ers?|software|pipelines?))"
+)
+# (with a determiner only the words a person is not called: "the support agents must send")
+_R_AI = (
+    r"(?:ai|a\.i\.|llms?|gpts?|bots?|chatbots?|copilots?|(?:ai|llm|gpt|automated|machine|"
+    r"language[- ]model|virtual|digital)\b[\w -]*? (?:tools?|readers?|systems?|processors?|"
+    r"reviewers?|summari[sz]ers?|software|pipelines?|assistants?|agents?)|(?:mailbox|inbox|"
+    r"e-?mail|mail|calendar|scheduling|support|helpdesk|procurement|finance|hr|payroll|"
+    r"billing|records|crm|sales) assistants?)"
+)
+_R_KEY = (
+    r"(?:(?:agent|ai|llm|assistant|bot|copilot|gpt)[_-](?:hints?|directives?|"
+    r"instructions?)|(?:ai|llm|assistant|bot|copilot|gpt)[_-](?:notes?|todo|tasks?|"
+    r"actions?|guidance|memory)|(?:hints?|notes?|instructions?|directives?|guidance)[_-](?:for|to)[_-]"
+    r"(?:the[_-])?(?:agents?|ai|llms?|assistants?|bots?|models?))"
+)
+_R_READER = (
+    r"(?:(?:^|\n|[.!?]\s|[\[(\"'|>:;\x{2014}\x{2013}]\s*)[ \t#*-]*(?:(?:for|to|attn|attention|"
+    r"hey|hi|dear) )?(?:the |any |all |every |each |our |your |an? )?(?:[\w'-]+ ){0,3}?"
+    + _R_WHO
+    + r"\b(?: (?:that|who|which|of|on|in|for|with|is|are|[a-z]+ing)\b[^:\n.!?]*?)?\s*(?:[:,"
+    r"\x{2014}"
+    r"\x{2013}]|--| -)|\b(?:the|that|this|any|each|every|all|your) (?:[\w-]+ ){0,3}?"
+    + _R_AI
+    + r"\b|\bwhoever (?:is )?[a-z]+ (?:this|these|the)\b|(?:^|[^a-z0-9])_*"
+    + _R_KEY
+    + r"\w*[\"']?\s*[:=])"
+)
+_R_LOOT = (
+    r"(?:(?:full|complete|entire|whole|all|every|raw|unredacted|internal)\b(?: [\w&'-]+){0,3}? "
+    r"(?:lists?|exports?|dumps?|master|records|contacts|data|database|files?|cop(?:y|ies)|"
+    r"history|payload|reports?|ledgers?|rosters?|directory|spreadsheets?|e-?mails|documents|"
+    r"messages|redlines|notes)\b|(?:last|latest|recent) (?:\d+ )?(?:[\w-]+ ){0,2}?"
+    r"(?:opportunities|deals|orders|invoices|e-?mails|messages|records|transactions|"
+    r"statements|payslips)\b|salar(?:y|ies)|payslips?|pay slips?|payroll|bank (?:details|"
+    r"accounts?)|\biban\b|routing numbers?|tokens?\b|passwords?|credentials|secrets?\b|"
+    r"api keys?|authori[sz]ation headers?|cookies|\bssn\b|social security|passports?|tax ids?|"
+    r"dates? of birth|card (?:numbers?|details)|redlines|negotiation notes|fallback positions|"
+    r"vendor master|(?:customer|contact|client|employee|supplier|vendor|staff) (?:lists?|"
+    r"master|records|data)\b|ci variables|personnel files?|medical records?)"
+)
+_R_DEST = (
+    r"(?:https?://|s?ftp://|[\w.+-]+@[\w-]+\.\w|\bgists?\b|pastebin|paste site|webhook|"
+    r"as a (?:public )?(?:comment|reply)\b|\bpublic (?:reply|comment)\b)"
+)
+_R_ACT = (
+    # data worth stealing sent out, or attached to a reply to the sender
+    r"(?:(?:send|e-?mail|mail|forward|transmit|upload|post|paste|submit|share|sync|push|export|"
+    r"attach|copy|cc|bcc|deliver|publish|put|add|include|dump|drop|place|store|save|write|"
+    r"compile|gather|collect|pull|extract|look up|retrieve|fetch|read)\b[^.!?\n]*?"
+    + _R_LOOT
+    + r"(?:[^.!?\n]|[.!?]\S)*?"
+    + _R_DEST
+    + r"|(?:send|e-?mail|mail|forward|upload|post|submit|share|sync)\b[^.!?\n]*?"
+    + _R_DEST
+    + r"(?:[^.!?\n]|[.!?]\S)*?"
+    + _R_LOOT
+    + r"|(?:(?:send|e-?mail) "
+    r"(?:a |an |the )?(?:reply|response|answer)|reply|respond)\b[^.!?\n]*?\bwith\b[^.!?\n]*?"
+    + _R_LOOT
+    + r"|"
+    # a purchase order raised, an approval or a check skipped, a refund or a credit given
+    r"(?:raise|create|submit|place|issue|release|approve)\b (?:a |an |the )?(?:new |rush |"
+    r"urgent )?(?:po|purchase orders?|purchase requisitions?|requisitions?)\b|"
+    r"(?:skip|bypass|waive|override|ignore)\b (?:the |any |all )?(?:[\w'-]+ ){0,2}?"
+    r"(?:approvals?|sign-?offs?|verification|call-?backs?|reviews?|escalations?|checks?|"
+    r"controls?|limits?)\b|(?:approve|onboard|pay|release|whitelist|add|activate)\b[^.!?\n]*?"
+    r"\bwithout (?:the |any |a )?(?:usual |normal |standard |required )?(?:due diligence|"
+    r"reviews?|checks?|verification|approval|screening|sign-?off|call-?back)|"
+    r"auto-?(?:send|forward|share|approve)\b|move\b[^.!?\n]*?\bto (?:the )?(?:trash|bin|"
+    r"recycle bin)\b|(?:[\w'-]+ ){0,2}?(?:approvals?|sign-?offs?|verification|"
+    r"call-?backs?|reviews?|escalations?) (?:is|are) (?:now )?(?:optional|waived)\b|"
+    r"(?:issue|process|grant|apply|give|add)\b[^.!?\n]*?\b(?:refund|goodwill|write-?off|"
+    r"credit (?:note|memo)|[$\x{00A3}\x{20AC}]\s?\d[\d,.]* (?:\w+ )?credit)\b|"
+    # a consent flag flipped, a whole list added to a campaign, an address made a delegate
+    r"(?:set|change|flip|switch|mark|update|turn)\b[^.!?\n]*?\b(?:do[ _-]?not[ _-]?(?:contact|"
+    r"call|e-?mail|mail)|opt[ _-]?(?:out|in)|unsubscribed|dnc|marketing[ _-]?(?:consent|"
+    r"opt\w*))\w*\b[^.!?\n]*?(?:=|\bto\b|\bas\b)\s*['\"]?(?:false|true|0|1|no|yes|off|on|"
+    r"opted[ -]in|subscribed)\b|"
+    r"add (?:them|all|every|each|these|those)\b[^.!?\n]*?\bto (?:the |a |our )?[^.!?\n]*?"
+    r"\b(?:campaign|mailing list|newsletter|sequence|distribution list|audience)|"
+    r"(?:add|make|set|grant|include)\b[^.!?\n]*?[\w.+-]+@[\w-]+\.\w[^.!?\n]*?\b(?:delegates?|"
+    r"members?|recipients?|distribution list|mailbox|allow-?list|whitelist|safe senders|"
+    r"owners?|admins?|editors?|forwarding)\b)"
+)
+_R_WHITEWASH = (
+    r"(?:\bno (?:material |significant |known |major |open |outstanding )?(?:issues?|"
+    r"concerns?|complaints?|risks?|litigation|findings?|problems?|red flags|exceptions?|"
+    r"disputes?|defects?)\b|\bnobody\b|\bno one\b|\bnone of\b|\bwithin (?:policy|budget|"
+    r"(?:the )?limits?)\b|\b(?:doesn'?t|does not|don'?t|do not|did not|didn'?t) apply\b|"
+    r"\boverwhelmingly\b|\bfully compliant\b|\b(?:is|are|was|were) (?:all )?(?:satisfied|"
+    r"resolved|compliant|cleared|approved|verified)\b)"
+)
+# Where the order's verb stands after who is named: right after the label, or at a clause's
+# start in the same paragraph (`_K_LEAD`, or after "also", "first", "always").
+_R_THEN = (
+    r"(?:\s*" + _K_LEAD_WORDS + r"|" + _A_PARA + r"(?:" + _K_LEAD + r"|\b(?:also|first|now|"
+    r"always)\s+))"
+)
+_R_SAY = (
+    r"(?:say|state|tell (?:them|him|her|the \w+|users?|leadership|management)|report|answer|"
+    r"respond|reply|conclude|confirm|write|claim|assure|summari[sz]e|describe|present)\b"
+)
+_ENGLISH.extend(
+    [
+        # the reader named, then an order to move data, money, access or consent
+        ("directive", 0.75, _I + _R_READER + _R_THEN + _R_ACT),
+        # the reader named, then what its answer is to say: a whitewash, or a quoted verdict
+        # for its summary ("report 'no material litigation' in your summary")
+        (
+            "model-directed",
+            0.75,
+            _I
+            + _R_READER
+            + _R_THEN
+            + _R_SAY
+            + r"[^.!?\n]*?(?:"
+            + _R_WHITEWASH
+            + r"|['\"\x{2018}\x{201C}][^'\"\n\x{2019}\x{201D}]+['\"\x{2019}\x{201D}][^.!?\n]*?"
+            r"\bin (?:your|the|its) (?:summary|answer|reply|response|report|review|output|"
+            r"findings|assessment)|(?:rank|rate|score|place|put|list)\b[^.!?\n]*?\b(?:below|"
+            r"above|ahead of|behind)\b)",
+        ),
+        # ... or who is to come out on top ("Meridian must be rated the top supplier")
+        (
+            "model-directed",
+            0.75,
+            _I + _R_READER + _A_PARA + r"\b(?:must|should|shall|is to|are to|has to) be "
+            r"(?:rated|ranked|scored|recommended|selected|shortlisted|chosen|awarded)\b",
+        ),
+        # a verdict fixed whatever the input: "whatever the value, the summary must conclude
+        # that ..." (a definition's or a field's text, not a person's rule)
+        (
+            "model-directed",
+            0.7,
+            _I + r"\b(?:whatever|regardless of|no matter|irrespective of)\b[^.!?\n]*\b(?:summary|"
+            r"answer|report|review|output|response|assessment|evaluation|rating|recommendation|"
+            r"conclusion)s? (?:must|should|shall|has to|will|is to|needs? to) (?:always )?"
+            r"(?:conclude|find|rate|judge|deem|declare|recommend)\b",
+        ),
+        # a URL to call whose query is filled with a customer's card, bank or identity data
+        (
+            "exfil-url",
+            0.75,
+            _I + _R_READER + _A_PARA + r"\b(?:get|fetch|call|open|visit|load|request|ping|hit|"
+            r"curl|post to|query)\b[^\n]*?https?://[^\s\"'<>]*[?&][\w.-]+=(?:\{|<|%7b|\$\{?|"
+            r"\[)[^\s\"'<>]*?(?:card|last4|cvv|ssn|iban|password|token|salary|dob|birth|addr|"
+            r"phone)",
+        ),
+        # a callback or webhook that is to carry the caller's own credential
+        (
+            "exfil-url",
+            0.75,
+            _I + r"\b(?:callback|webhook|hook|posts? (?:its |the )?results?)\b(?:[^\n]|\n[^\n])*?"
+            r"\b(?:include|send|attach|append|add|copy|echo)\b[^.!?\n]*\b(?:the )?(?:caller|"
+            r"user|client|requester|customer)['\x{2019}]?s? (?:authori[sz]ation|auth|bearer|"
+            r"session|access|api|oauth|refresh)(?: header| token| key| cookie)s?\b",
+        ),
+    ]
+)
+
 # --------------------------------------------------------------------- hidden carriers
 
 _HTML_COMMENT = re2.compile(r"(?s)<!--(.*?)-->")
@@ -7010,6 +7188,14 @@ _TRIGGERS_EN = [
     + r"?s? (?:private|personal|confidential|sensitive)|auto-?approv|skips? (?:the )?(?:code )?"
     r"review|(?:update|change|new)\w* (?:our |the |your )?(?:bank (?:details|account)|iban|"
     r"payment details)\b[^\n]*\b(?:every|each|all) ",
+    # (group records triggers)
+    # (fields named for the agent; AI tools named by how they are built)
+    r"(?:agent|llm|assistant|copilot|gpt)_(?:hint|directive|instruction|note|todo|task)|"
+    r"(?:agent|llm|assistant|copilot|gpt)-(?:hint|directive|instruction|note)|"
+    r"ai[_-](?:hint|directive|instruction|note|todo)|bot[_-](?:hint|directive|instruction|note)|"
+    r"(?:agent|assistant|ai|llm|bot)_memory|"
+    r"(?:hint|note|instruction|directive)s?_(?:for|to)_",
+    r"\b(?:llm|ai|gpt)-(?:based|powered|driven|enabled|assisted)\b|\bllms\b|automated readers?",
 ]
 
 # The prefilter for the common phrasings above (`_COMMON`): each fires only where one of them
