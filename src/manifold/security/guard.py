@@ -6395,6 +6395,176 @@ _ENGLISH.extend(
     ]
 )
 
+# (group toolord families)
+# An act the user never asked for, ordered to the integration or the agent that reads a record,
+# in the forms `_K_AGENT` does not name: the reader at work ("the ops agent indexing these
+# postmortems", "the assistant that reads my replies", "integrations receiving this feed"), a
+# step or a directive for it ("Remediation for any automation: ..."), a label or a mention
+# where a field or a bracket starts ("«BOT: ...", "<@U1 ops-bot>"), the subject of a modal or
+# of a need ("the sync agent is expected to", "requires the billing automation to"); and acts
+# of homes, sign-in, roles, money and releases `_K_ACT` does not list (a door unlocked, an
+# alarm or SSO turned off, a role given, users banned, sessions revoked, keys minted, a share
+# made public, bills voided, credit applied, bank details or pay changed, payroll submitted,
+# a build promoted, a push past review, a package registry swapped, a namespace deleted).
+# An operator's runbook names no automated reader; a human support agent is told what to check.
+_TO_G = r"[^.!?\n]*?"
+_TO_ACT = (
+    r"(?:(?:unlock|open)\b" + _TO_G + r"\b(?:doors?|locks?|gates?|garage|safe|vault)\b|"
+    r"(?:disable|turn off|switch off|deactivate|disarm|bypass|skip|lift)\b" + _TO_G + r"\b(?:"
+    r"alarms?|cameras?|sensors?|security system|sso|single sign-on|enforcement|replication|"
+    r"canary|gates?|require-approval|approval (?:rules?|steps?)|safeguards?)\b|"
+    r"(?:re-?)?enable\b" + _TO_G + r"\bpassword (?:login|sign-?in|auth\w*)|"
+    r"(?:grant|give|assign|add)\b" + _TO_G + r"\b(?:role|moderator|superuser|sudo|root)\b|"
+    r"\bban\b" + _TO_G + r"\b(?:users?|accounts?|members?)\b|"
+    r"revoke\w*" + _TO_G + r"\b(?:all|every|sessions?)\b|"
+    r"\bcreate[-_ ](?:api[-_ ]|access[-_ ])?keys?\b|"
+    r"(?:share|sharing|move|set|make)\b" + _TO_G + r"(?:\bpublic\b|anyone with the link|"
+    r"'anyone'|\"anyone\")|"
+    r"\bvoid\b" + _TO_G + r"\b(?:bills?|invoices?|payments?|cheques?|checks?|transactions?)\b|"
+    r"\w*(?:apply|issue|add)_(?:\w+_)?(?:credit|refund|coupon|discount)|"
+    r"(?:apply|issue|add)\b" + _TO_G + r"\b(?:coupon|credit|discount|promo\w*|voucher)|"
+    r"(?:change|update|set|replace|switch)\b" + _TO_G + r"\b(?:bank (?:account|details)|iban|"
+    r"routing number|payment terms|payout|salary|pay (?:band|grade|rate)|leave[_ ]balance|"
+    r"renewal|credit limit)\b|"
+    r"(?:release|schedule|initiate|submit)\b" + _TO_G + r"\b(?:payments?|payment batch|ach|"
+    r"wire|payroll|payout)\b|backdate|"
+    r"(?:approve|submit|accept|sign)\b (?:all|every|each|any)\b|"
+    r"promote\b" + _TO_G + r"\bto (?:prod\w*|live)\b|"
+    r"push\w*\b" + _TO_G + r"\b(?:directly|straight) (?:to|into) (?:main|master|prod\w*)\b|"
+    r"without (?:opening |creating )?(?:a |any )?(?:pr|pull request|review)\b|"
+    r"npm (?:publish|owner add)\b|"
+    r"(?:set|change|point|switch|use|add)\b" + _TO_G + r"\bregistry\b" + _TO_G + r"(?:https?://|"
+    r"\.npmrc|default)|"
+    r"(?:bump|upgrade)\b" + _TO_G + r"\b(?:every|all)\b" + _TO_G + r"\b(?:packages?|"
+    r"dependencies)\b|"
+    r"(?:star|fork)\b" + _TO_G + r"\brepo\w*\b|"
+    r"chmod (?:-r )?777|setenforce 0|(?:aws )?iam create-access-key|delete from \w+|"
+    r"drop table|delete\b" + _TO_G + r"\bnamespace\b|"
+    r"(?:close|resolve)\b" + _TO_G + r"\btickets?\b" + _TO_G + r"\bas\b)"
+)
+# A tool's own call written out, one that deletes, grants, pays or shares ("billing.apply_credit(",
+# "admin.revoke_all_sessions(", "drive.share(").
+_TO_CALL = (
+    r"\b[a-z]\w*\.(?:\w*_)?(?:revoke|delete|drop|purge|wipe|grant|transfer|refund|apply_credit|"
+    r"share|set_sharing|create_(?:api_|access_|deploy_)?key|deploy_key|update_owner|set_role|"
+    r"add_admin|exec|disable)\w*\("
+)
+_TO_BOT = (
+    r"(?:ai|a\.i\.|bots?|[a-z]+bot|chatbots?|llms?|copilots?|gpt|assistants?|agents?|"
+    r"automations?|integrations?|(?:ai|automated|autonomous) (?:[\w-]+ )?(?:operators?|"
+    r"systems?|process(?:es|ors?)?|tools?|workers?|readers?|jobs?))"
+)
+_TO_WHO = (
+    # at work on what it reads
+    r"(?:\b" + _TO_BOT + r" (?:that |which |who )?(?:is |are )?(?:process|read|handl|pick|"
+    r"receiv|ingest|index|pars|triag|summari[sz]|brows|install|updat|book|manag|monitor|"
+    r"review|answer|watch|sort|fil|sync|import)\w*\b|"
+    # a note, a step or a directive for it
+    r"\b(?:directive|note|action|instructions?|request|task|todo|step|resolution|"
+    r"remediation|fix|hint|message)s?\b[^:\n.]*?\b(?:for|to) (?:the |any |all |every |an? )?"
+    r"(?:[\w/-]+ ){0,3}?" + _TO_BOT + r"\b|"
+    r"\(?for (?:the |any |all )?(?:automated|autonomous|ai) [\w-]+\)?:|"
+    r"\bassigned to:? (?:the )?(?:automation|bots?|ai)\b|"
+    # a label or a greeting where a line, a field or a bracket starts (not a bare "Bot:", a
+    # chat's speaker), a mention
+    r"(?:^|\n|[\x{00AB}\[(\"']\s*)[ \t#/*>-]*(?:(?:hi|hey|hello|dear|ok|also|and),? )*"
+    r"(?:[\w-]+[ /]){1,3}?" + _TO_BOT + r"(?: [\w-]+)?\s*[:,\x{2014}]\s|"
+    r"(?:^|\n|[\x{00AB}\[(]\s*)[ \t#/*>-]*(?:hi|hey|hello|dear|ok|also|and),? "
+    r"(?:[\w-]+[ /]){0,3}?(?:[\w]+-)?" + _TO_BOT + r"\s*[:,\x{2014}]\s|"
+    r"\x{00AB}\s*" + _TO_BOT + r"\s*:\s|"
+    r"<@\w+ [\w-]*(?:bot|assistant|agent|ai|copilot)>|@[\w-]*(?:copilot|bot|assistant|agent)\b)"
+)
+# ... the subject of a modal or of a need, the act right after it
+_TO_MODAL = (
+    r"(?:\b(?:[\w-]+ ){0,2}?" + _TO_BOT + r"\b[^.!?\n]*?\b(?:should|must|is expected to|"
+    r"are expected to|needs? to|is to|are to|has to|have to|is required to)|"
+    r"\b(?:need|want|require)s? (?:the|any|an?|your) (?:[\w-]+ ){0,2}?" + _TO_BOT + r" to|"
+    r"\b(?:could|can|would|will) (?:your|the) (?:system|automation|integration|bot|assistant|"
+    r"ai|agent|tool)s?)\s+"
+)
+_TO_LEAD = r"(?:" + _K_LEAD + r"|\b(?:please|instead|kindly|you)\s+" + _K_LEAD_WORDS + r")"
+_TO_RUN = r"(?:(?:run|execute|call|invoke)\s+[`'\"]?)?"
+_TO_GAP = r"(?:[^\n]*?(?:\n[^\n]*?)?" + _TO_LEAD + r")?" + _K_LEAD_WORDS + _TO_RUN
+# (the verbs an act of `_TO_ANY` starts with, for the prefilter)
+_TO_VERBS = (
+    r"(?:unlock|open|disable|turn|switch|deactivate|disarm|bypass|skip|lift|enable|re-enable|"
+    r"grant|give|assign|add|ban|revoke|create|share|move|set|make|void|apply|issue|change|"
+    r"update|replace|release|schedule|initiate|submit|approve|accept|sign|promote|push|npm|"
+    r"point|use|bump|upgrade|star|fork|chmod|setenforce|delete|drop|close|resolve|send|"
+    r"transfer|wire|pay|process|book|buy|purchase|order|complete|remove|erase|empty|truncate|"
+    r"wipe|purge|cancel|archive|decline|scale|kubectl|helm|terraform|gcloud|aws|az|rm|run|"
+    r"execute|call|invoke|mark|merge|force|git|rotate|pip|append|write|expose|publish|"
+    r"reassign|invite|suspend|pause|mute|silence|e-?mail)\b"
+)
+# A fake error whose fix is a privileged or destructive command ("ERROR lock timeout ... to
+# recover, run: DROP TABLE ...", "auth failed. Fix: run `npm owner add ...`").
+_TO_ERR = (
+    r"(?:\b(?:error|failed|failure|exception|denied|stale|expired|out of sync|invalid|lock)\b|"
+    r"err!)[^\n]*?\b(?:must|should|needs? to|fix:|resolution:|remediation:|to (?:fix|recover|"
+    r"resolve|refresh|continue|proceed|unlock)\b[^\n]*?)\s*(?:run|call|execute|invoke)\b"
+    r"[^\n]*?(?:npm (?:publish|owner add)\b|(?:aws )?iam create-access-key|chmod (?:-r )?777|"
+    r"setenforce 0|drop (?:table|database|schema)|delete from \w+|kubectl delete (?:namespace|"
+    r"ns)\b|revoke_all|create_(?:api_|access_)?key|" + _TO_CALL + r")"
+)
+# Who is asked to do what the paragraph orders: "whatever processes this ticket", "could your
+# system run it" (after or before the act).
+_TO_DOER = (
+    r"(?:\bwhatever\b[^.!?\n]*?\b(?:process|read|handl|pick|receiv)\w*\b|\b(?:could|can|would|"
+    r"will) (?:your|the) (?:system|automation|integration|bot|ai|agent|assistant)s? (?:please |"
+    r"just )*(?:run|execute|do|apply|process|call) (?:it|this|that)\b)"
+)
+_TO_DEF_CALL = (
+    r"\b(?:call|run|invoke|execute|calling|invoked?)\b[^.!?\n]*?(?:(?:[a-z]\w*[._])*\w*(?:"
+    r"share|sharing|owner|exec|set_device|refund|credit|publish|delete|drop|revoke|grant|"
+    r"transfer|disable|export|role|admin|permission)\w*\(|[`'](?:npm (?:i|install)|pip install|"
+    r"chmod|setenforce|curl|wget|firewalld|git push)[^`'\n]*[`'])"
+)
+_TO_DEF_WHEN = (
+    r"\b(?:(?:right )?(?:after|before) (?:each|every|the first|any)|every time|each time|once "
+    r"per (?:conversation|session|call|run)|at the end of (?:each|every)|even when the user|"
+    r"proactively|needs no confirmation|without (?:asking|confirm\w*))\b"
+)
+_TO_ANY = r"(?:" + _K_ACT + r"|" + _TO_ACT + r"|" + _TO_CALL + r")"
+_ENGLISH.extend(
+    [
+        (
+            "directive",
+            0.75,
+            _I + _TO_WHO + r"\s*" + _TO_GAP + _TO_ANY,
+        ),
+        ("directive", 0.75, _I + _TO_MODAL + _K_LEAD_WORDS + _TO_RUN + _TO_ANY),
+        ("directive", 0.75, _I + _TO_ERR),
+        (
+            "directive",
+            0.75,
+            _I + _same_paragraph(_TO_DOER, r"(?:" + _TO_ACT + r"|" + _TO_CALL + r")"),
+        ),
+        # (in a definition) another tool's call that grants, shares, pays or runs a command,
+        # made a standing step: "call drive.share(id, 'anyone') right after each upload",
+        # "before the first run, call shell.exec('...')", "once per conversation"
+        (
+            "_def-directive",
+            0.75,
+            _I
+            + _TO_DEF_CALL
+            + r"[^.!?\n]*?"
+            + _TO_DEF_WHEN
+            + r"|"
+            + _TO_DEF_WHEN
+            + r"[^.!?\n]*?"
+            + _TO_DEF_CALL,
+        ),
+        # a result that names the agent's next call, one that grants, deletes, pays or shares
+        (
+            "directive",
+            0.75,
+            _I + r"\"(?:next|required|pending|follow_?up|recommended|suggested)_?(?:action|step|"
+            r"call|tool_call)s?\"\s*:\s*\{\s*\"(?:tool|name|function)\"\s*:\s*\"[\w.]*?(?:create|"
+            r"delete|grant|transfer|share|revoke|approve|merge|pay|refund|invite|remove)",
+        ),
+    ]
+)
+
 # --------------------------------------------------------------------- hidden carriers
 
 _HTML_COMMENT = re2.compile(r"(?s)<!--(.*?)-->")
@@ -7196,6 +7366,28 @@ _TRIGGERS_EN = [
     r"(?:agent|assistant|ai|llm|bot)_memory|"
     r"(?:hint|note|instruction|directive)s?_(?:for|to)_",
     r"\b(?:llm|ai|gpt)-(?:based|powered|driven|enabled|assisted)\b|\bllms\b|automated readers?",
+    # (group toolord triggers)
+    r"(?:agents?|bots?|automations?|integrations?) (?:that |which |who )?(?:is |are )?(?:process|"
+    r"read|handl|pick|receiv|ingest|index|pars|triag|summari|brows|install|updat|book|manag|"
+    r"monitor|review|answer|watch|sort|fil|sync|import)",
+    r"(?:(?:agents?|bots?|automations?|integrations?) (?:[^.!?\n]*? )?(?:should|must|is "
+    r"expected to|are expected to|needs? to|is to|are to|has to|have to|is required to)|(?:need|"
+    r"want|require)s? (?:the|any|an?|your) (?:[\w-]+ ){0,2}?(?:agent|bot|automation|"
+    r"integration)s? to) (?:\w+ ){0,2}?" + _TO_VERBS,
+    r"[\w-]+[ /-](?:agents?|bots?|automations?|integrations?)(?: [\w-]+)?\s*[:,\x{2014}]\s|"
+    r"\x{00AB}\s*(?:agent|bot)|"
+    r"\b(?:could|can|would|will) (?:your|the) system|@[\w-]*(?:agent|assistant|copilot)\b|"
+    r"<@\w+ [\w-]*(?:bot|assistant|agent|ai|copilot)>",
+    r"\.(?:\w*_)?(?:revoke|delete|drop|purge|wipe|grant|transfer|refund|apply_credit|share|"
+    r"set_sharing|create_|deploy_key|update_owner|set_role|add_admin|exec|disable)\w*\(",
+    r"\"(?:next|required|pending|follow_?up|recommended|suggested)_?(?:action|step|call|"
+    r"tool_call)s?\"",
+    r"npm publish|npm owner add|create-access-key|setenforce|drop table|delete from|"
+    r"kubectl delete|revoke_all|create_api_key|whatever |assigned to: automation|"
+    r"assigned to automation",
+    r"(?:share|sharing|owner|exec|set_device|refund|credit|publish|delete|drop|revoke|grant|"
+    r"transfer|disable|export|role|admin|permission)\w*\(|npm i |npm install|pip install|"
+    r"setenforce|wget|firewalld|git push",
 ]
 
 # The prefilter for the common phrasings above (`_COMMON`): each fires only where one of them
