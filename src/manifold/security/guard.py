@@ -3259,6 +3259,21 @@ _REPORT_WORDS_ML: Final = (
     "আক্রমণকারী",
     "mshambuliaji",
     "umaatake",
+    # for example (Swahili); prompt injection (Polish); researchers, as the English cue (the
+    # plural: "agent-chercheur", a research agent, is a role in a pipeline)
+    "kwa mfano",
+    "iniekcja promptu",
+    "iniekcji promptu",
+    "pośrednia iniekcja",
+    "chercheurs",
+    "investigadores",
+    "ricercatori",
+    "pesquisadores",
+    "onderzoekers",
+    "badacze",
+    "研究人员",
+    "연구진",
+    "الباحثون",
 )
 # What a security-awareness module, a phishing notice or a company's policy on AI assistants
 # says around the orders it quotes as examples, in the other languages: phishing and fraud,
@@ -3619,9 +3634,21 @@ _REPORTING = re2.compile(
 _NOT_PROSE = re2.compile(r"[^\s<>()\[\]\"']+@[^\s<>()\[\]\"']+|(?:https?|s?ftp)://\S+")
 
 
+# The other languages' reporting cues written in ASCII ("por ejemplo", "atacante"): a text in
+# one of them is not all ASCII, but its cue may be.
+_REPORTING_ML_ASCII = re2.compile(
+    r"\b(?:" + "|".join(re2.escape(w) for w in _REPORT_WORDS_ML if w.isascii()) + ")"
+)
+
+
 def _reports_ml(fold: str) -> bool:
     """Whether a text holds a reporting cue of the other languages (`_reporting_ml`)."""
-    return not fold.isascii() and _reporting_ml().search(_NOT_PROSE.sub(" ", fold)) is not None
+    if fold.isascii():
+        return False
+    prose = _NOT_PROSE.sub(" ", fold)
+    return (
+        _reporting_ml().search(prose) is not None or _REPORTING_ML_ASCII.search(prose) is not None
+    )
 
 
 # A text about injections as a whole (an article, a training page, a red-team write-up): this
@@ -6565,6 +6592,29 @@ _ENGLISH.extend(
     ]
 )
 
+# (group mlhard families)
+_ENGLISH.extend(
+    [
+        # A runbook's or a notice's earlier version set aside in the other languages ("ignorate
+        # le istruzioni della versione precedente", "zignoruj poprzednią wersję tej instrukcji",
+        # "bỏ qua hướng dẫn ở phiên bản trước"): a document's instructions, as "the old VPN
+        # instructions" are in English
+        (
+            "_docref",
+            0.01,
+            r"\b(?:versione precedente|versión anterior|version anterior|version précédente|"
+            r"vorherigen version|früheren version|versão anterior|vorige versie|önceki sürüm|"
+            r"tidigare version|forrige version|edellisen version)\b",
+        ),
+        (
+            "_docref",
+            0.01,
+            r"poprzedni[a-ząę]* wersj|předchozí verz|versiunea anterioar|phiên bản trước|"
+            r"旧版|上一版|以前のバージョン|旧バージョン|이전 버전",
+        ),
+    ]
+)
+
 # --------------------------------------------------------------------- hidden carriers
 
 _HTML_COMMENT = re2.compile(r"(?s)<!--(.*?)-->")
@@ -7388,6 +7438,12 @@ _TRIGGERS_EN = [
     r"(?:share|sharing|owner|exec|set_device|refund|credit|publish|delete|drop|revoke|grant|"
     r"transfer|disable|export|role|admin|permission)\w*\(|npm i |npm install|pip install|"
     r"setenforce|wget|firewalld|git push",
+    # (group mlhard triggers)
+    r"versione precedente|versión anterior|version anterior|version précédente|"
+    r"vorherigen version|früheren version|versão anterior|vorige versie|poprzedni|"
+    r"önceki sürüm|předchozí verz|tidigare version|forrige version|versiunea anterioar|"
+    r"edellisen version|phiên bản trước|旧版|上一版|以前のバージョン|"
+    r"旧バージョン|이전 버전",
 ]
 
 # The prefilter for the common phrasings above (`_COMMON`): each fires only where one of them
