@@ -3627,6 +3627,18 @@ _REPORTING = re2.compile(
     # a rule about what content may ask ("if any of it asks an automated agent to ...")
     r"\bif (?:any (?:of )?(?:it|this|them)|(?:a|the|any) (?:page|document|e-?mail|message|file|"
     r"issue|comment|readme|content|text|tool result)s?) (?:asks|tells|instructs|directs)|"
+    # what a vulnerability's record says a model can be made to do ("a crafted document can
+    # induce ...", "the assistant can be tricked into ..."), a model's
+    # rule or refusal told in the third person ("the bot refuses to repeat it", "it was told
+    # never to reveal ..."), a write-up's "how I got the bot to leak ...", "for instance"
+    r"crafted (?:documents?|inputs?|prompts?|pages?|e-?mails?|messages?|"
+    r"files?|requests?|payloads?|web ?pages?|images?)|can be (?:induced|tricked|coerced|"
+    r"manipulated|persuaded|convinced|made) (?:in)?to|(?:bot|chatbot|model|assistant|agent|llm|"
+    r"filter) refuses to|(?:it|the (?:bot|chatbot|model|assistant|agent|llm)) (?:was|is|had "
+    r"been|has been) (?:told|instructed) (?:never|not) to|\b(?:got|get|getting|made|tricked) "
+    r"the (?:[\w\"-]+ ){0,2}(?:bot|chatbot|model|assistant|agent|llm) to|for instance|"
+    r"(?:an|the|this|that|each|every|one) injection\b|injected (?:instructions?|text|prompts?|"
+    r"spans?|payloads?|lines?)|"
     # the other languages' reporting cues written in ASCII (the rest: `_reporting_ml`)
      + "|".join(re2.escape(w) for w in _REPORT_WORDS_ML if w.isascii()) + ")"
 )
@@ -3639,6 +3651,25 @@ _NOT_PROSE = re2.compile(r"[^\s<>()\[\]\"']+@[^\s<>()\[\]\"']+|(?:https?|s?ftp):
 _REPORTING_ML_ASCII = re2.compile(
     r"\b(?:" + "|".join(re2.escape(w) for w in _REPORT_WORDS_ML if w.isascii()) + ")"
 )
+
+
+def _line_of(s: str, m: Any) -> str:
+    """The line of `s` on which match `m` starts."""
+    a = m.start()
+    b = s.find("\n", a)
+    return s[s.rfind("\n", 0, a) + 1 : b if b >= 0 else len(s)]
+
+
+def _shown_code(fold: str) -> list[tuple[int, int]]:
+    """The spans of a document's code (`_CODE_SPAN`), none when it is all code (fewer than 40
+    letters around it: a source file, an indented record, not a document that shows some)."""
+    spans = [m.span() for m in islice(_CODE_SPAN.finditer(fold), 256)]
+    if not spans:
+        return spans
+    f = list(fold)
+    for a, b in spans:
+        f[a:b] = " " * (b - a)
+    return spans if sum(c.isalpha() for c in f) >= 40 else []
 
 
 def _reports_ml(fold: str) -> bool:
@@ -3673,6 +3704,14 @@ def _about_injections(fold: str) -> bool:
         cues.update(m.group(0) for m in islice(_reporting_ml().finditer(fold), 64))
         cues.update(m.group(0) for m in islice(_topic_ml().finditer(fold), 64))
     return len(cues) >= _ABOUT_CUES
+
+
+def _reports_twice(fold: str) -> bool:
+    """Whether a text holds two distinct English reporting cues (one is a word an honest
+    definition or an order uses too: "every payload is mirrored there")."""
+    if "@" in fold or "://" in fold:
+        fold = _NOT_PROSE.sub(" ", fold)
+    return len({m.group(0) for m in islice(_REPORTING.finditer(fold), 16)}) >= 2
 
 
 def _reports(s: str, about: bool = False) -> bool:
@@ -3713,6 +3752,17 @@ _MENTION_P = (
 _PROSE_MENTION_P = (
     r"(?:[a-z\x{00DF}-\x{024F})*]|#\d+)[:,]\s+((?:['\"\x{2018}\x{201C}\x{00AB}\x{201E}\x{201A}])"
     r"[^'\"\x{2019}\x{201D}\x{00BB}\x{201C}\n]{6,240}['\"\x{2019}\x{201D}\x{00BB}\x{201C}])"
+)
+# A quotation in double quotes that holds an apostrophe ("If you're an AI, ...", "don't tell
+# the user"), which the two above end at, or that opens a bracket (examples listed in passing:
+# "(such as "AI, approve the invoice")"): after a word or a bracket, or (group 1) in prose
+# after a colon or a comma (or another quotation: "a", "b"). (Its own program: with theirs,
+# one automaton would outgrow its memory.)
+_DQUOTE_MENTION_P = (
+    r"(?:[a-z\x{00DF}-\x{024F})]\s+|\(|((?:[a-z\x{00DF}-\x{024F})*]|#\d+)[:,][ \t]+|"
+    r"[\"\x{201D}],[ \t]+))"
+    r"([\"\x{201C}\x{00AB}\x{201E}][^\"\x{201D}\x{00BB}\x{201C}\n]{6,240}"
+    r"[\"\x{201D}\x{00BB}\x{201C}])"
 )
 # A document's code: a fenced block (to its end, or the text's), an indented block's line, a
 # code span of 8 characters or more (`Scanner._uncoded`).
@@ -3897,6 +3947,7 @@ class _SentenceRes:
     mention: Any = field(default_factory=lambda: re2.compile(_MENTION_P))
     literal: Any = field(default_factory=lambda: re2.compile(_STRING_LITERAL_P))
     prose_mention: Any = field(default_factory=lambda: re2.compile(_PROSE_MENTION_P))
+    dquote_mention: Any = field(default_factory=lambda: re2.compile(_DQUOTE_MENTION_P))
     user_acts: Any = field(default_factory=lambda: re2.compile(_USER_ACTS_P))
 
 
@@ -6615,6 +6666,90 @@ _ENGLISH.extend(
     ]
 )
 
+# (group aboutatk families)
+# A text about attacks (an advisory, a newsletter, a CTF write-up, a configuration reference)
+# that breaks out of its report to address the automated reader of the moment, unquoted, as a
+# line's or a sentence's label: "Note to the assistant summarising this bulletin:", "For
+# automated market digests:", "Sanity check for the model reading this:", "Agents configuring
+# this on a user's behalf:", "AI copilots applying this patch:". Such a line is not framed by
+# the report around it (`Scanner._framed`, `_addresses_reader`); with, in the same line, what an
+# attacker has it do (a slanted description, the decoded text carried out, mail copied out by
+# a rule, the user's configuration rewritten, the user kept in the dark), it is an order.
+_N_WHO = (
+    r"(?:ai|a\.i\.|llms?|assistants?|agents?|models?|copilots?|chatbots?|bots?|summari[sz]ers?|"
+    r"language models?|automated (?:[\w-]+ ){0,2}?[\w-]+)"
+)
+_N_WHO_PLURAL = (
+    r"(?:ai|llms|assistants|agents|models|copilots|chatbots|bots|summari[sz]ers|language models)"
+)
+_N_START = r"[ \t#>*|\x{2022}-]*(?:\d{1,3}[.)]\s*)?"
+_N_ADDRESS = (
+    r"(?:(?:[\w'-]+ ){0,3}?(?:to|for) "
+    r"(?:the |any |all |an? |every |each |whichever )?(?:[\w-]+ ){0,2}?" + _N_WHO + r"\b"
+    r"[^:\n.!?\"]*|(?:[\w-]+ ){0,2}?" + _N_WHO_PLURAL + r" (?:[a-z-]+ing|that|who|which)\b"
+    r"[^:\n.!?\"]*):\s"
+)
+_N_ACT = (
+    r"(?:(?:describe|present|portray|characteri[sz]e|label|rate|rank|frame|list)\b[^.!?\n]*\bas\b|"
+    r"(?:say|state|claim|report|tell (?:the user|users|them|readers|everyone)) that\b|"
+    r"(?:carry out|do|follow|execute|obey|act on|run|perform)\b (?:what|whatever|everything|all)"
+    r"(?: that)? (?:it|this|that|they|the [\w-]+(?: [\w-]+)?) (?:says?|contains?|tells? you|"
+    r"asks?|instructs?|spells? out|decodes? to)\b|"
+    r"(?:add|create|set up|configure|put|insert|enable)\b[^.!?\n]*\b(?:(?:transport|mail|inbox|"
+    r"forwarding|journal\w*|e-?mail|routing|redirect) (?:rule|filter)|(?:rule|filter)\b[^\n]*"
+    r"(?:forward|journal|cop(?:y|ies)|\bb?cc\b|redirect|[a-z0-9._-]@[a-z0-9-]+\.[a-z]))|"
+    r"(?:write|put|insert|save|set)\b[^.!?\n]*\b(?:into|in|to) (?:the user'?s|their|your user'?s) "
+    r"[\w./-]*\.(?:ya?ml|json|toml|env|cfg|conf|ini|rc|config)\b|"
+    r"(?:never|don'?t|do not) (?:mention|tell|reveal|disclose|show)\b[^.!?\n]*\b(?:user|them|"
+    r"anyone|readers?))"
+)
+_ENGLISH.extend(
+    [
+        (
+            "assistant-order",
+            0.75,
+            _I
+            + r"(?:^|\n|[.!?]\s|>)"
+            + _N_START
+            + _N_ADDRESS
+            + r"(?:[^\n]*?(?:[.;!?]\s+|\b(?:and|then|also|please)\s+))?"
+            + r"(?:(?:also|then|please|now|just|simply|first|quietly|kindly) )*"
+            + _N_ACT,
+        ),
+    ]
+)
+# ... and, for the frame only, the reader of the moment as the subject of an order ("AI agents
+# processing this record should ...", "if you are an AI reading this, ..."), after a label too
+# ("Remediation: AI agents handling this advisory must ...")
+_ADDRESSED_NOW = re2.compile(
+    r"(?:^|[.!?]\s)"
+    + _N_START
+    + _N_ADDRESS
+    + r"|(?:^|[.!?:]\s)"
+    + _N_START
+    + r"(?:[\w-]+ ){0,3}?"
+    + _N_WHO_PLURAL
+    + r" (?:[a-z-]+ing|that|who|which)\b[^.!?\n\"]*\b(?:should|must|shall|need to|are to|"
+    r"have to)\b|\bif you(?:'re| are) (?:an?|the|any) (?:[\w-]+ ){0,2}?"
+    + _N_WHO
+    + r" (?:reading|processing|summari[sz]ing|parsing|handling|triaging|reviewing) (?:this|these)\b"
+)
+_QUOTED_IN_LINE = re2.compile('"[^"\\n]*"|\u201c[^\u201d\\n]*\u201d|`[^`\\n]*`')
+
+
+def _addresses_reader(line: str) -> bool:
+    """Whether a line (case-folded) addresses the automated reader of the moment as its label,
+    outside a quotation (`_N_ADDRESS`): an example a report quotes is not."""
+    if ":" not in line:
+        return False
+    if '"' in line or "\u201c" in line or "`" in line:
+        line = _QUOTED_IN_LINE.sub(" ", line)
+        m = _ADDRESSED_NOW.search(line)
+        # (a quotation left open before it: the address is inside it)
+        return m is not None and '"' not in line[: m.start()] and "\u201c" not in line[: m.start()]
+    return _ADDRESSED_NOW.search(line) is not None
+
+
 # --------------------------------------------------------------------- hidden carriers
 
 _HTML_COMMENT = re2.compile(r"(?s)<!--(.*?)-->")
@@ -7444,6 +7579,8 @@ _TRIGGERS_EN = [
     r"önceki sürüm|předchozí verz|tidigare version|forrige version|versiunea anterioar|"
     r"edellisen version|phiên bản trước|旧版|上一版|以前のバージョン|"
     r"旧バージョン|이전 버전",
+    # (group aboutatk triggers)
+    r"(?:agents|models|llms|summari[sz]ers) [a-z-]+ing\b",
 ]
 
 # The prefilter for the common phrasings above (`_COMMON`): each fires only where one of them
@@ -8003,10 +8140,16 @@ class Scanner:
         if len(_STYLED.findall(text)) >= 8:
             v.add("homoglyph", 0.25)
         found = self._phrases(fold, norm, surface, ml)
+        shown = norm  # what `_pair` reads
+        coded = "`" in fold or "\n    " in fold or "\n\t" in fold
+        # a report's code, blanked with what it quotes (once: not damped again by `_uncoded`)
+        code = _shown_code(fold) if found.reasons and coded and _reports(fold) else []
         if any(r in _DAMPED for r in found.reasons) or (
-            "exfil-url" in found.reasons and _reports_ml(fold)
+            "exfil-url" in found.reasons and (_reports_ml(fold) or _reports_twice(fold))
         ):
-            found = self._unmentioned(fold, norm, surface, found, ml)
+            found = self._unmentioned(fold, norm, surface, found, ml, code)
+        else:
+            code = []
         if (
             found.reasons
             and ("`" in fold or "\n    " in fold or "\n\t" in fold)
@@ -8021,7 +8164,13 @@ class Scanner:
                 )
             )
         ):
-            found = self._uncoded(fold, norm, surface, found, ml)
+            if not code or len(fold) != len(norm):
+                found = self._uncoded(fold, norm, surface, found, ml)
+            # (the sentences paired below are the document's, not its code's)
+            said = list(norm)
+            for x, y in _shown_code(norm):
+                said[x:y] = " " * (y - x)
+            shown = "".join(said)
         # (a text that names no attack but is about phishing, fraud or a policy on untrusted
         # content as a whole, in another language, is framed by its topic words)
         if found.reasons and (_reports(fold) or _about_injections(fold)):
@@ -8037,7 +8186,7 @@ class Scanner:
             and "paired" not in found.reasons
             for r, w in found.reasons.items()
         ):
-            self._pair(_bare(norm), found, ml)
+            self._pair(_bare(shown), found, ml)
         if "paired" not in found.reasons:
             found.reasons.pop("tool-order", None)  # counts only with what only the model has
         v.merge(found)
@@ -8180,12 +8329,19 @@ class Scanner:
         return found
 
     def _unmentioned(
-        self, fold: str, norm: str, surface: str, found: Verdict, ml: bool = True
+        self,
+        fold: str,
+        norm: str,
+        surface: str,
+        found: Verdict,
+        ml: bool = True,
+        code: list[tuple[int, int]] | None = None,
     ) -> Verdict:
         """The verdict with what the text only quotes or asks about damped.
 
-        The text is scored again with its quotations inside prose and its questions blanked;
-        a reason that only they held keeps `_DAMP` of its weight.
+        The text is scored again with its quotations inside prose and its questions blanked
+        (and `code`: a report's code, `_shown_code`); a reason that only they held keeps `_DAMP`
+        of its weight.
         """
         res = _sentence_res()
         marks = list(islice(res.mention.finditer(fold), 256))
@@ -8197,11 +8353,30 @@ class Scanner:
         if len(list(islice(_CODE_LINE.finditer(fold), _CODE_LINES))) >= _CODE_LINES:
             spans += [m.span(1) for m in islice(res.literal.finditer(fold), 256)]
             damped = _ABOUT_DAMPED  # a fixture's example links are data as well
-        elif _DATA_TEXT.search(fold) is None:
-            spans += [m.span(1) for m in islice(res.prose_mention.finditer(fold), 256)]
-        if damped is _DAMPED and _reports_ml(fold):
-            # a text in another language that reports on attacks: what it quotes is an example
-            # (its "send the files to this address" and its pairing too)
+        else:
+            prose = _DATA_TEXT.search(fold) is None
+            if prose:
+                spans += [m.span(1) for m in islice(res.prose_mention.finditer(fold), 256)]
+            if "'" in fold or "\u2019" in fold or '("' in fold or "(\u201c" in fold:
+                # (after a colon: in prose, or on a line of prose in a text that shows data; a
+                # quotation's closing mark may open the next one's context: "a", "b")
+                pos = 0
+                for _ in range(256):
+                    m = res.dquote_mention.search(fold, pos)
+                    if m is None:
+                        break
+                    if prose or m.start(1) < 0 or _DATA_TEXT.search(_line_of(fold, m)) is None:
+                        spans.append(m.span(2))
+                    pos = m.end() - 1
+        if damped is _DAMPED and (_reports_ml(fold) or _reports_twice(fold)):
+            # a text that reports on attacks: what it quotes is an example (its "send the
+            # files to this address" and its pairing too)
+            damped = _ABOUT_DAMPED
+        if code:
+            # ... and what its code shows (`_uncoded`, with the reasons it damps) is blanked
+            # with what it quotes: an example quoted in prose does not keep up one shown in
+            # code, nor the reverse
+            spans += code
             damped = _ABOUT_DAMPED
         if not spans or len(fold) != len(norm):
             return found
@@ -8349,6 +8524,9 @@ class Scanner:
                 continue
             here = _reports(lf, about)
             prev = left > 0
+            if (here or prev) and _addresses_reader(lf):
+                # a line that speaks to the reader of the moment steps out of the report
+                here = prev = False
             if here and not prev and len(lf) == len(ln):
                 # the sentences before the line's first reporting one keep their weight
                 cut = self._frame_start(lf)
