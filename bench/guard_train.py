@@ -21,9 +21,9 @@ each sentence the prefilter fires on), so it is trained on windows, labelled one
   system prompt, persona and developer-mode jailbreaks, fake updates, completion tricks, tool
   orders, false statements, markdown exfiltration, poisoned descriptions; 18 languages) and
   benign texts with the same words, bare or in a carrier;
-- the labelled corpora, written by thirty-four other authors (`REAL`, by author: the tuning
-  corpus, held-out 1 to 16, 18, 20, 22 to 34, 36 and 38 (both halves of 3, 4, 5 and 11), all in
-  `tests/security/data/`;
+- the labelled corpora, written by forty-four other authors (`REAL`, by author: the tuning
+  corpus, held-out 1 to 16, 18, 20, 22 to 34, 36 and 38 to 48 (both halves of 3, 4, 5 and 11),
+  all in `tests/security/data/`;
   they are training data now, not measures): a benign text's windows are benign, a short
   injection's (600 characters or fewer) are injections; in a long one, the windows that touch
   the lines no benign text of the same corpus has (what differs from a benign version of the
@@ -160,6 +160,11 @@ REAL = {
     "heldout41": ["guard_heldout41.jsonl"],
     "heldout42": ["guard_heldout42.jsonl"],
     "heldout43": ["guard_heldout43.jsonl"],
+    "heldout44": ["guard_heldout44.jsonl"],
+    "heldout45": ["guard_heldout45.jsonl"],
+    "heldout46": ["guard_heldout46.jsonl"],
+    "heldout47": ["guard_heldout47.jsonl"],
+    "heldout48": ["guard_heldout48.jsonl"],
 }
 _SHORT = 600
 
