@@ -6605,12 +6605,24 @@ _TO_DEF_WHEN = (
 _TO_ANY = r"(?:" + _K_ACT + r"|" + _TO_ACT + r"|" + _TO_CALL + r")"
 _ENGLISH.extend(
     [
+        # (the reader at work, a note or a label for it, then the act; or the reader the
+        # subject of a modal, the act right after it: one pattern, so that the acts' long
+        # alternation is compiled once)
         (
             "directive",
             0.75,
-            _I + _TO_WHO + r"\s*" + _TO_GAP + _TO_ANY,
+            _I
+            + r"(?:"
+            + _TO_WHO
+            + r"\s*"
+            + _TO_GAP
+            + r"|"
+            + _TO_MODAL
+            + _K_LEAD_WORDS
+            + _TO_RUN
+            + r")"
+            + _TO_ANY,
         ),
-        ("directive", 0.75, _I + _TO_MODAL + _K_LEAD_WORDS + _TO_RUN + _TO_ANY),
         ("directive", 0.75, _I + _TO_ERR),
         (
             "directive",
