@@ -179,8 +179,10 @@ _OVERLAP: Final = 512
 _CONTEXT: Final = 1024
 _EDGE: Final = 64 * 1024
 # The second half of a large result's middle is prefiltered in this thread while the scan's
-# own reads the first (`Guard._around`): one thread, so a flood of large results queues there
-# and never holds more than one more core; none on a one-core machine. Halves of fewer than
+# own reads the first (`Guard._around`); a long text's model probability and half its English
+# sets (`_SetGroup.Match`) run here too. One thread, so a flood of large results queues there
+# and never holds more than one more core; none on a one-core machine. (A task run here must
+# never wait on another task here: none of these three does.) Halves of fewer than
 # `_PART_WINDOWS` windows are not worth the hand-over.
 _PARTS: Final = (
     concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="guard-large")
