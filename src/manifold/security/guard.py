@@ -6764,6 +6764,19 @@ def _addresses_reader(line: str) -> bool:
     return _ADDRESSED_NOW.search(line) is not None
 
 
+# (group t49 families)
+# (end t49 families)
+
+# (group t50 families)
+# (end t50 families)
+
+# (group t51 families)
+# (end t51 families)
+
+# (group t52 families)
+# (end t52 families)
+
+
 # --------------------------------------------------------------------- hidden carriers
 
 _HTML_COMMENT = re2.compile(r"(?s)<!--(.*?)-->")
@@ -7595,6 +7608,18 @@ _TRIGGERS_EN = [
     r"旧バージョン|이전 버전",
     # (group aboutatk triggers)
     r"(?:agents|models|llms|summari[sz]ers) [a-z-]+ing\b",
+    # (group t49 triggers)
+    # (end t49 triggers)
+    #
+    # (group t50 triggers)
+    # (end t50 triggers)
+    #
+    # (group t51 triggers)
+    # (end t51 triggers)
+    #
+    # (group t52 triggers)
+    # (end t52 triggers)
+    #
 ]
 
 # The prefilter for the common phrasings above (`_COMMON`): each fires only where one of them
