@@ -8039,6 +8039,9 @@ class Verdict:
     score: float = 0.0
     reasons: dict[str, float] = field(default_factory=dict)
     classifier: float | None = None  # the learned stage's probability, when it ran
+    # The learned stage doubts a refusal that rests on one rule signal alone (`Model.apply`):
+    # at or above the block line such a text is marked (quarantined), not refused.
+    doubted: bool = False
 
     def add(self, reason: str, weight: float) -> None:
         if weight > self.reasons.get(reason, 0.0):
@@ -8059,7 +8062,8 @@ class Verdict:
         return [r for r, _ in sorted(self.reasons.items(), key=lambda kv: -kv[1])]
 
     def describe(self) -> str:
-        return f"score {self.score:.2f}: {', '.join(self.names())}"
+        doubt = "; the model doubts it" if self.doubted else ""
+        return f"score {self.score:.2f}: {', '.join(self.names())}{doubt}"
 
 
 class Scanner:
@@ -9077,7 +9081,7 @@ class Guard:
 
     def decide(self, v: Verdict) -> str:
         if v.score >= self.cfg.block:
-            return "block"
+            return "quarantine" if v.doubted else "block"
         if v.score >= self.cfg.quarantine:
             return "quarantine"
         return "pass"

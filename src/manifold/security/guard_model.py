@@ -47,6 +47,17 @@ MAGIC: Final = b"MGM3"
 # description) had no rule signal at all; the injections it rescues mostly have one.
 PAIRED: Final = 0.25
 ALONE: Final = 0.6
+# A refusal that rests on one rule signal (one reason of at least `SIGNAL`; the others, if
+# any, weaker) is doubted when the model's probability is below `DOUBT` and the text is long
+# enough for the model to judge: such a text is marked, not refused (`Verdict.doubted`). On
+# four authors the model was not trained on, 8 of the 70 benign texts refused were such, and
+# 1 of the 663 injections refused (on all 53 corpora: 45 benign texts freed, 12 injections
+# marked instead of refused). The honest texts one pattern refuses alone (a support macro's
+# "agent, tell the customer", a FAQ's "can the bot give me admin") are where the rules are
+# least sure; a short request ("only the first letter of the password") is where the model is.
+SIGNAL: Final = 0.3
+DOUBT: Final = 0.5
+DOUBT_CHARS: Final = 150  # a shorter text keeps its refusal: too few words for the model
 _WORD: Final = re.compile(r"\w+")
 _SPACE: Final = re.compile(r"\s+")
 # Units of a text: sentences (a line break, or an end mark before a space or after CJK text)
@@ -324,6 +335,12 @@ class Model:
         if w > 0.0:
             v.add("classifier", w)
             v.score = score
+        elif (
+            p < DOUBT
+            and len(text) >= DOUBT_CHARS
+            and sum(1 for x in v.reasons.values() if x >= SIGNAL) == 1
+        ):
+            v.doubted = True
 
 
 __all__ = ["Model", "Slots", "dump", "features", "fold", "units", "windows"]
