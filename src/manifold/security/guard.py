@@ -3642,6 +3642,21 @@ _REPORTING = re2.compile(
     r"the (?:[\w\"-]+ ){0,2}(?:bot|chatbot|model|assistant|agent|llm) to|for instance|"
     r"(?:an|the|this|that|each|every|one) injection\b|injected (?:instructions?|text|prompts?|"
     r"spans?|payloads?|lines?)|"
+    # (t51) what a carrier told its model, in the third person, present or past ("invoice text
+    # instructs the agent to ...", "a footer says the assistant should ..."); a detector's
+    # record of a matched span ("span=\"...\"", "\"matched_text\": \"...\""), a detection
+    # rule's list of strings to match ("Body|contains:", "keywords:", YARA's "strings:"), a
+    # quotation named as one ("the \"...\" string"), what a model did told in the past tense
+    # ("the copilot treated the ticket's text as instructions")
+    r"(?:text|page|e-?mail|document|ticket|message|comment|invoice|footer|header|description|"
+    r"payload|string|cell|readme|pdf|manifest) (?:says|said|instructs|instructed|tells|told|"
+    r"asks|asked|directs|directed|urges|urged) (?:the |an? |its |their )?(?:ai |llm )?(?:agent|"
+    r"assistant|model|bot|llm|copilot|helper|ai)s?\b|"
+    r"\b(?:span|matched_text)[\"']?\s*[:=]\s*[\"']|"
+    r"(?m:(?:\|(?:contains|startswith|endswith|re)(?:\|all)?|\bkeywords|\bphrases|\bstrings|"
+    r"\bsignatures):[ \t]*$)|[\"'\x{201D}] (?:strings?|phrases?|payloads?)\b|"
+    r"\b(?:treated|interpreted|mistook|misread)\b[^.!?\n]*\bas (?:instructions|commands|orders|"
+    r"an instruction|a command)\b|"
     # the other languages' reporting cues written in ASCII (the rest: `_reporting_ml`)
      + "|".join(re2.escape(w) for w in _REPORT_WORDS_ML if w.isascii()) + ")"
 )
@@ -3736,7 +3751,8 @@ def _reports(s: str, about: bool = False) -> bool:
 # after a colon or a comma: a JSON or CSV string is what the text says. "Was ist" / "was
 # sind" is German ("what is the password?"), not an English question.
 _MENTION_P = (
-    r"[a-z\x{00DF}-\x{024F})]\s+((?:['\"\x{2018}\x{201C}\x{00AB}\x{201E}\x{201A}])"
+    r"(?:[a-z\x{00DF}-\x{024F})]|\be\.g\.|\bi\.e\.)\s+"  # (t51: "e.g. "...")
+    r"((?:['\"\x{2018}\x{201C}\x{00AB}\x{201E}\x{201A}])"
     r"[^'\"\x{2019}\x{201D}\x{00BB}\x{201C}\n]{6,240}"
     r"['\"\x{2019}\x{201D}\x{00BB}\x{201C}])|(?:^|[.!?:#\n]\s*)((?:(?:why|how|what|where|"
     r"which|who|does|did|is|are|were)\b|was\b(?:[^ ]| [^is]| i[^s]| is[^t]| ist\w| s[^i]| si[^n]|"
@@ -3771,7 +3787,11 @@ _DQUOTE_MENTION_P = (
 )
 # A document's code: a fenced block (to its end, or the text's), an indented block's line, a
 # code span of 8 characters or more (`Scanner._uncoded`).
-_CODE_SPAN = re2.compile(r"(?s:```.*?(?:```|$))|(?m:^(?: {4}|\t)[^\n]*$)|`[^`\n]{8,}`")
+_CODE_SPAN = re2.compile(
+    r"(?s:```.*?(?:```|$))|(?m:^(?: {4}|\t)[^\n]*$)|`[^`\n]{8,}`|"
+    # (t51) a wiki's code block ("{code}...{code}", "{noformat}...{noformat}")
+    r"(?ms:^[ \t]*\{(?:code|noformat)(?::[^}\n]*)?\}.*?(?:\{(?:code|noformat)\}|\z))"
+)
 # A model's docs that show its chat template ("the model was trained with the following
 # format", "Llama 3 formats a conversation like this", "the special tokens").
 _TEMPLATE_DOC = re2.compile(
@@ -7019,6 +7039,21 @@ _ENGLISH.extend(
 # (end t50 families)
 
 # (group t51 families)
+# A definition's rule that narrows its use to what the user asked for, the request in a
+# relative clause ("write only what the user asked you to say", "a URL from a result the user
+# asked you to follow up on"): a condition, not a claim that the user asked for something.
+_ENGLISH.extend(
+    [
+        (
+            "_approval-condition",
+            0.01,
+            _I + r"\b(?:only|just|exactly) what the user (?:has |had )?(?:explicitly )?(?:asked|"
+            r"requested|told|dictated)\b|\b(?:a|an|any|each|every|one) (?:result|url|link|page|"
+            r"file|item|message|task|question|topic|document|recipient)s? (?:that )?the user "
+            r"(?:has |had )?(?:explicitly )?(?:asked|requested|named|supplied)\b",
+        ),
+    ]
+)
 # (end t51 families)
 
 # (group t52 families)
@@ -8450,7 +8485,11 @@ class Scanner:
     def _scan(self, text: str, surface: str, v: Verdict, depth: int, ml: bool = True) -> None:
         # What a carrier hides is scanned, and what it hides in turn, to a bounded depth and
         # count: a text of nested carriers cannot make the scan recurse or repeat without end.
-        hidden = list(islice(self._hidden(text, v), _MAX_HIDDEN)) if depth <= _MAX_DEPTH else []
+        hidden = (
+            list(islice(self._hidden(_unshown(text), v), _MAX_HIDDEN))
+            if depth <= _MAX_DEPTH
+            else []
+        )
         norm = unicodedata.normalize("NFKC", text.translate(_STRIP)).casefold()
         if "\\" in norm:  # JSON, iCalendar or CSV text inside a text: its escapes read as such
             norm = norm.replace("\\r\\n", "\n").replace("\\n", "\n").replace('\\"', '"')
@@ -8465,7 +8504,7 @@ class Scanner:
             v.add("homoglyph", 0.25)
         found = self._phrases(fold, norm, surface, ml)
         shown = norm  # what `_pair` reads
-        coded = "`" in fold or "\n    " in fold or "\n\t" in fold
+        coded = "`" in fold or "\n    " in fold or "\n\t" in fold or "{code" in fold
         # a report's code, blanked with what it quotes (once: not damped again by `_uncoded`)
         code = _shown_code(fold) if found.reasons and coded and _reports(fold) else []
         if any(r in _DAMPED for r in found.reasons) or (
@@ -8476,7 +8515,7 @@ class Scanner:
             code = []
         if (
             found.reasons
-            and ("`" in fold or "\n    " in fold or "\n\t" in fold)
+            and coded
             # a definition written as JSON: its indented lines are its own fields, not code
             # it shows (a tool's schema "reports" nothing)
             and not (surface == "description" and _JSON_DEF.search(fold) is not None)
@@ -9137,6 +9176,23 @@ def _learned() -> GuardModel:
     from manifold.security.guard_model import Model
 
     return Model.load()
+
+
+def _unshown(text: str) -> str:
+    """(t51) The text with its code blanked when it is about injections as a whole: a carrier
+    a report shows in a fenced or indented block (a proof of concept's `<!-- ... -->`, a lab's
+    `<p style="display:none">`) is displayed as it is, not hidden from its reader."""
+    if "<" not in text or not (
+        "```" in text or "\n    " in text or "\n\t" in text or "{code" in text
+    ):
+        return text
+    spans = _shown_code(text)
+    if not spans or not _about_injections(text.casefold()):
+        return text
+    t = list(text)
+    for a, b in spans:
+        t[a:b] = " " * (b - a)
+    return "".join(t)
 
 
 def _pointed(found: Verdict) -> bool:
