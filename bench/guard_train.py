@@ -165,6 +165,10 @@ REAL = {
     "heldout46": ["guard_heldout46.jsonl"],
     "heldout47": ["guard_heldout47.jsonl"],
     "heldout48": ["guard_heldout48.jsonl"],
+    "heldout49": ["guard_heldout49.jsonl"],
+    "heldout50": ["guard_heldout50.jsonl"],
+    "heldout51": ["guard_heldout51.jsonl"],
+    "heldout52": ["guard_heldout52.jsonl"],
 }
 _SHORT = 600
 

@@ -103,6 +103,8 @@ def _corpus() -> list[str]:
     return texts
 
 
+# every corpus text, 53 authors: minutes on a loaded machine
+@pytest.mark.timeout(1200)
 def test_one_step_answers_as_two_steps_do() -> None:
     """Every planted secret, look-alike, injection and benign text of the corpora, as a
     result (every other one with the protocol's key), through the fused step and through the

@@ -58,6 +58,7 @@ ALONE: Final = 0.6
 SIGNAL: Final = 0.3
 DOUBT: Final = 0.5
 DOUBT_CHARS: Final = 150  # a shorter text keeps its refusal: too few words for the model
+SURE: Final = 0.9  # a signal this strong (a chat template's own tokens) is never doubted
 _WORD: Final = re.compile(r"\w+")
 _SPACE: Final = re.compile(r"\s+")
 # Units of a text: sentences (a line break, or an end mark before a space or after CJK text)
@@ -339,6 +340,7 @@ class Model:
             p < DOUBT
             and len(text) >= DOUBT_CHARS
             and sum(1 for x in v.reasons.values() if x >= SIGNAL) == 1
+            and max(v.reasons.values()) < SURE
         ):
             v.doubted = True
 
