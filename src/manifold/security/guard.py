@@ -6843,7 +6843,6 @@ _ENGLISH.extend(
         ),
     ]
 )
-# (end t49 families)
 
 # (group t50 families)
 # Poisoned tool definitions, read as the moves that honest definitions with strong usage rules
@@ -7036,7 +7035,6 @@ _ENGLISH.extend(
         ),
     ]
 )
-# (end t50 families)
 
 # (group t51 families)
 # A definition's rule that narrows its use to what the user asked for, the request in a
@@ -7054,7 +7052,6 @@ _ENGLISH.extend(
         ),
     ]
 )
-# (end t51 families)
 
 # (group t52 families)
 # Orders without the usual words, phrased as facts about the reader's own job (`t52`):
@@ -7165,7 +7162,6 @@ _ENGLISH.extend(
         ("model-directed", 0.7, _I + _T52_GIVEN),
     ]
 )
-# (end t52 families)
 
 
 # --------------------------------------------------------------------- hidden carriers
@@ -8000,7 +7996,6 @@ _TRIGGERS_EN = [
     # (group aboutatk triggers)
     r"(?:agents|models|llms|summari[sz]ers) [a-z-]+ing\b",
     # (group t49 triggers)
-    # (end t49 triggers)
     #
     # (group t50 triggers)
     r"(?:did|does|has|have)(?: not|n" + _APOS + r"?t) (?:ask|request|want|mention)|"
@@ -8036,10 +8031,8 @@ _TRIGGERS_EN = [
     r"replying to|helping) the users? (?:normally|as usual)|to the users?, (?:show|use|display|"
     r"mention) (?:only )?the original|happens (?:silently |quietly )?in the background|"
     r"claude\.md|ai preferences|custom instructions|user profile",
-    # (end t50 triggers)
     #
     # (group t51 triggers)
-    # (end t51 triggers)
     #
     # (group t52 triggers)
     r"you (?:were|have been|got) (?:given|asked|configured|set up|handed)|(?:it|they) (?:was|"
@@ -8065,7 +8058,6 @@ _TRIGGERS_EN = [
     r"fair|conflict-free|lossless|spotless|verified|approved|on track|the lowest|lowest|"
     r"positive|resolved)\b|to (?:anyone|everyone|whoever|any|all) [\w ]*(?:asking|looking|"
     r"searching|who)",
-    # (end t52 triggers)
     #
 ]
 
