@@ -8,6 +8,7 @@ import argparse
 import asyncio
 import os
 import sys
+import time
 
 from mcp.server.mcpserver import Context, MCPServer
 from pydantic import BaseModel
@@ -16,6 +17,7 @@ parser = argparse.ArgumentParser()
 parser.add_argument("--name", default="basic")
 parser.add_argument("--http", action="store_true")
 parser.add_argument("--port", type=int, default=0)
+parser.add_argument("--slow-start", type=float, default=0.0, help="seconds before serving")
 args = parser.parse_args()
 NAME = args.name
 
@@ -120,4 +122,5 @@ if __name__ == "__main__":
         mcp.run(transport="streamable-http", port=args.port)
     else:
         print(f"{NAME} starting", file=sys.stderr)
+        time.sleep(args.slow_start)  # a slow start: stdin is not read until then
         mcp.run()

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from manifold.protocol import jsonrpc as rpc
+from manifold.protocol.eras import Era
 from manifold.upstream import errors
 from manifold.upstream.session import UpstreamError, UpstreamSession
 from manifold.upstream.stdio import StdioTransport
@@ -229,3 +230,24 @@ async def test_a_closed_transport_fails_every_call_in_flight(
     with pytest.raises(rpc.RpcError) as late:
         await call(session, "echo", {"text": "too late"})
     assert errors.reason_of(late.value) == errors.UNAVAILABLE
+
+
+async def test_a_probe_that_timed_out_on_a_slow_start_still_finds_the_modern_era() -> None:
+    """The probe gives up before a slow server reads it; the server then answers it and locks
+    the connection modern, so it refuses the `initialize` sent next (-32022 naming its
+    versions). The session probes once more and serves the modern era, not an error."""
+    transport = StdioTransport(
+        "slow",
+        PY,
+        [str(SERVERS / "basic_server.py"), "--slow-start", "1.5"],
+        {"MANIFOLD_TEST_MARK": MARK},
+        None,
+    )
+    info = {"name": "manifold-test", "version": "1.0"}
+    session = UpstreamSession("slow", transport, Events(), info)
+    try:
+        desc = await session.open(WAIT, probe_timeout=0.5)
+        assert desc.era is Era.MODERN
+        assert await call(session, "echo", {"text": "up"}) == "basic:up"
+    finally:
+        await session.close()

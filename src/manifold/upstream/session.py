@@ -97,6 +97,17 @@ class UpstreamError(rpc.RpcError):
     """The upstream answered with a JSON-RPC error; relayed with its code and data."""
 
 
+def _names_modern(e: rpc.RpcError) -> bool:
+    """An error that says the server speaks the modern era: -32022 naming its version."""
+    data = e.data if isinstance(e.data, dict) else {}
+    supported = data.get("supported")
+    return (
+        e.code == rpc.UNSUPPORTED_PROTOCOL_VERSION
+        and isinstance(supported, list)
+        and MODERN_VERSION in supported
+    )
+
+
 class UpstreamSession:
     def __init__(
         self,
@@ -135,31 +146,53 @@ class UpstreamSession:
     def in_flight(self) -> int:
         return len(self._pending)
 
-    async def open(self, timeout: float) -> ServerDescription:
+    async def open(self, timeout: float, probe_timeout: float = 5.0) -> ServerDescription:
         """Start the transport and find the upstream's era: `server/discover`, else `initialize`."""
         await self.transport.start()
-        probe_timeout = min(timeout, 5.0)
+        found = await self._discover(min(timeout, probe_timeout))
+        if found is not None:
+            return found
+        try:
+            return await self._initialize(timeout)
+        except rpc.RpcError as e:
+            # A probe that timed out here but reached a slow-starting server locked that
+            # connection to the modern era before the `initialize` arrived; the server then
+            # refuses the handshake naming its versions. That is modern evidence: probe once
+            # more, now that the server is up (the SDK's own client does the same).
+            if not _names_modern(e):
+                raise
+            log.info("upstream %s: the handshake was refused as modern; probing again", self.name)
+            found = await self._discover(timeout)
+            if found is None:
+                raise
+            return found
+
+    async def _discover(self, timeout: float) -> ServerDescription | None:
+        """The era probe: the modern description, or None for a legacy server."""
         try:
             res = await self._request_raw(
-                "server/discover", self._modern_params({}, None), timeout=probe_timeout
+                "server/discover", self._modern_params({}, None), timeout=timeout
             )
-            result = res if isinstance(res, dict) else {}
-            versions = result.get("supportedVersions") or []
-            if MODERN_VERSION in versions:
-                self.description = ServerDescription(
-                    era=Era.MODERN,
-                    protocol_version=MODERN_VERSION,
-                    capabilities=result.get("capabilities") or {},
-                    server_info=(result.get("_meta") or {}).get(
-                        "io.modelcontextprotocol/serverInfo", {}
-                    )
-                    or result.get("serverInfo", {}),
-                    instructions=result.get("instructions"),
-                )
-                self.transport_negotiated()
-                return self.description
         except (rpc.RpcError, TimeoutError):
-            pass  # any failure of the probe means a legacy server (spec: not keyed to one code)
+            return (
+                None  # any failure of the probe means a legacy server (spec: not keyed to one code)
+            )
+        result = res if isinstance(res, dict) else {}
+        versions = result.get("supportedVersions") or []
+        if MODERN_VERSION not in versions:
+            return None
+        self.description = ServerDescription(
+            era=Era.MODERN,
+            protocol_version=MODERN_VERSION,
+            capabilities=result.get("capabilities") or {},
+            server_info=(result.get("_meta") or {}).get("io.modelcontextprotocol/serverInfo", {})
+            or result.get("serverInfo", {}),
+            instructions=result.get("instructions"),
+        )
+        self.transport_negotiated()
+        return self.description
+
+    async def _initialize(self, timeout: float) -> ServerDescription:
         try:
             init = await self._request_raw(
                 "initialize",
