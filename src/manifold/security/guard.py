@@ -3710,6 +3710,35 @@ _ABOUT_RADIUS: Final = 6
 
 # A transcript of a call with a customer (a line that starts with the caller's label), and the
 # lines its call-centre side speaks ("AGENT: Take your time.").
+# Long opaque tokens (keys, hashes, base64) one after another: the blank between two of them
+# reads as a line break, so that no pattern's gap runs across a row of them (a page of random
+# tokens holds short words and runs of underscores by chance, and no sentence end at all). One
+# token within a sentence (an address to send funds to) is left in its sentence.
+_OPAQUE = re2.compile(r"[a-z0-9+/=_-]{32,}")
+
+
+def _cut(s: str) -> str:
+    """`s` (case-folded) with the space or tab between two long opaque tokens, each with a
+    digit, read as a line break; the same length, the same text otherwise."""
+    if _OPAQUE.search(s) is None:
+        return s
+    parts: list[str] = []
+    at, last = 0, -2  # (where the last opaque token ended)
+    for m in _OPAQUE.finditer(s):
+        a, z = m.span()
+        token = m.group()
+        if not any(d in token for d in "0123456789"):
+            continue
+        if a == last + 1 and s[last] in " \t":
+            parts += (s[at:last], "\n")
+            at = a
+        last = z
+    if not parts:
+        return s
+    parts.append(s[at:])
+    return "".join(parts)
+
+
 _CALL_PARTY = re.compile(r"(?m)^[ \t]*(?:customer|caller|client|patient|member)[ \t]*:")
 _AGENT_LABEL = re.compile(r"(?m)^([ \t]*)agent(?=[ \t]*:)")
 
@@ -7164,6 +7193,12 @@ _ENGLISH.extend(
 )
 
 
+# (group fpa families)
+
+# (group fpb families)
+
+# (group fpc families)
+
 # --------------------------------------------------------------------- hidden carriers
 
 _HTML_COMMENT = re2.compile(r"(?s)<!--(.*?)-->")
@@ -8034,6 +8069,9 @@ _TRIGGERS_EN = [
     #
     # (group t51 triggers)
     #
+    # (group fpa triggers)
+    # (group fpb triggers)
+    # (group fpc triggers)
     # (group t52 triggers)
     r"you (?:were|have been|got) (?:given|asked|configured|set up|handed)|(?:it|they) (?:was|"
     r"were) given|asked you (?:for|to)|(?:came|comes|arrived) with this|accompan\w* this|"
@@ -8620,6 +8658,7 @@ class Scanner:
             # a call transcript: "AGENT:" names who speaks (a person of the call centre), not
             # the model addressed; read as another speaker's label of the same length
             norm = _AGENT_LABEL.sub(r"\1staff", norm)
+        norm = _cut(norm)
         fold = norm.translate(_CONFUSABLE)
         if _MIXED.search(norm) is not None and len(_MIXED.findall(norm)) >= 2:
             v.add("homoglyph", 0.35)
@@ -8720,7 +8759,7 @@ class Scanner:
         found = Verdict()
         hits = set(self._en_set.Match(fold) or ())
         if _WRAPPED.search(fold) is not None:  # hard-wrapped prose (a PDF, a mail): unwrapped too
-            hits.update(self._en_set.Match(_WRAPPED.sub(r"\1 \2", fold)) or ())
+            hits.update(self._en_set.Match(_cut(_WRAPPED.sub(r"\1 \2", fold))) or ())
         if "**" in fold or "__" in fold:  # markdown emphasis ("**Task for the assistant**:")
             hits.update(self._en_set.Match(fold.replace("**", "").replace("__", "")) or ())
         for i in hits:
