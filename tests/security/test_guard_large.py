@@ -203,15 +203,26 @@ def test_the_middles_halves_are_read_alike_in_one_thread_or_two(
         assert INJECTION in g._around(page)
 
 
+def test_a_payload_in_a_blob_without_blanks_is_still_read() -> None:
+    """A window or edge that is one token is skipped only when none of its runs decodes: a
+    base64 payload between dots in a blob (head, then a window of the middle) is found."""
+    g = Guard(GuardConfig(max_scan_chars=65_536))
+    blob = ("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_" * 40_000)[:2_000_000]
+    payload = "." + base64.b64encode(INJECTION.encode()).decode() + "."
+    for at in (10_000, 50_000):
+        assert _blocked(g, _page(blob[:at] + payload + blob[at:]))
+    assert not _blocked(g, _page(blob))
+
+
 def test_a_page_of_one_long_token_fires_the_encoded_trigger_in_every_window() -> None:
     """A result that is one run of base64 letters (a chunk where only the encoded-payload
     trigger fires has its windows asked for the run alone): every window fires, the first
     ones are taken, and of those only the windows where a run decodes to text are scored (a
-    blob's decode to nothing: its head and tail are scored alone); an encoded payload among
+    blob's decode to nothing, nor do its head and tail); an encoded payload among
     long tokens in the middle is in a window kept (as far as `large_windows` reaches)."""
     g = Guard(GuardConfig(max_scan_chars=65_536))
     blob = ("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_" * 40_000)[:2_000_000]
-    assert len(g._around(_page(blob))) == 32_768 + len("\n\n") + 32_768  # head, tail
+    assert g._around(_page(blob)) == ""  # not even its head and tail: nothing to read
     assert not _blocked(g, _page(blob))
     payload = base64.b64encode(INJECTION.encode()).decode()
     # (tokens of letters no trigger's word is spelt with, so only the encoded-payload trigger

@@ -9791,7 +9791,17 @@ class Guard:
         edge = min(_EDGE, self.scanner.max_scan_chars // 2)  # n > max_scan_chars >= 2 * edge
         fired = self._fired_in(b, view)
         spans: list[tuple[int, int]] = []
-        if fired(0, edge + _OVERLAP):
+        weak = self._weak
+
+        def readable(a: int, z: int) -> bool:
+            """Whether the edge `b[a:z]` fired, and (if only the encoded-payload triggers did)
+            holds anything to read (see the windows below)."""
+            ids = fired(a, z)
+            return bool(ids) and (
+                not set(ids) <= weak or not _nothing_to_read(_json_text(view[a:z]))
+            )
+
+        if readable(0, edge + _OVERLAP):
             spans.append((0, edge))
         starts = range(edge, n - edge, _WINDOW)
         half = len(starts) // 2
@@ -9818,7 +9828,7 @@ class Guard:
                 spans[-1] = (spans[-1][0], hi)
             else:
                 spans.append((lo, hi))
-        if fired(n - edge - _OVERLAP, n):
+        if readable(n - edge - _OVERLAP, n):
             if spans and n - edge <= spans[-1][1]:
                 spans[-1] = (spans[-1][0], n)
             else:
