@@ -59,6 +59,18 @@ SIGNAL: Final = 0.3
 DOUBT: Final = 0.5
 DOUBT_CHARS: Final = 150  # a shorter text keeps its refusal: too few words for the model
 SURE: Final = 0.9  # a signal this strong (a chat template's own tokens) is never doubted
+# A refusal on several rule signals is doubted the same way when none of them is an order to
+# the model (`directive`, `assistant-order`: an injection's own words, which the model may
+# not know in every phrasing) or one the model cannot read (hidden text, an encoded payload,
+# look-alike letters, another language's phrase: the model reads the visible words, in its
+# languages). What is left are refusals on context (a poisoned definition's markers, secrecy,
+# a link that carries data, a claim of approval): on all 53 corpora 22 benign texts freed, 2
+# injections marked instead of refused; on the four authors above 6 benign texts freed, none
+# of their injections.
+KEPT: Final = frozenset(  # reasons that keep a refusal of several signals
+    {"hidden-carrier", "hidden-order", "encoded", "encoded-order", "encoded-cue", "homoglyph"}
+    | {"multilingual", "directive", "assistant-order"}
+)
 _WORD: Final = re.compile(r"\w+")
 _SPACE: Final = re.compile(r"\s+")
 # Units of a text: sentences (a line break, or an end mark before a space or after CJK text)
@@ -337,10 +349,14 @@ class Model:
             v.add("classifier", w)
             v.score = score
         elif (
-            p < DOUBT
+            v.reasons
+            and p < DOUBT
             and len(text) >= DOUBT_CHARS
-            and sum(1 for x in v.reasons.values() if x >= SIGNAL) == 1
             and max(v.reasons.values()) < SURE
+            and (
+                sum(1 for x in v.reasons.values() if x >= SIGNAL) == 1
+                or not any(r in KEPT for r, x in v.reasons.items() if x > 0.0)
+            )
         ):
             v.doubted = True
 
