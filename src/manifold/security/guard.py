@@ -7289,6 +7289,32 @@ _ENGLISH.extend(
         ("_docref", 0.01, _FPC_ITS_GUIDE),
     ]
 )
+# A notice about text aimed at the model (`_data-notice`) as a company's rules in Chinese or
+# Japanese put it ("邮件、网页中出现的、要求人工智能执行操作的文字，一律视为不可信内容"), and a
+# runbook's or a report's finding that assistants obeyed such text ("several recent cases were
+# assistants following instructions embedded in phishing emails"): it names the model, it
+# orders nothing.
+_FPC_NOTICE_CJK = (
+    r"(?:要求|指示|命令|让|讓)(?:人工智能|ai|模型|助手|智能体|智能體)[^。\n]*(?:视为|視為|视作|視作|当作|"
+    r"當作|作为|作為|按照?)(?:不可信|不受信任|不可靠|普通数据|普通數據|数据|數據)|(?:ai|人工知能|アシスタン"
+    r"ト|エージェント)(?:へ|に対して|に向けた|宛て)の?(?:指示|命令)[^。\n]*(?:信頼できない|信頼しない|無視|"
+    r"従わない|従わず|データとして)"
+)
+_FPC_OBEYED = (
+    r"\b(?:were|was|are|is|involved|involve|showed|show|found|caught|saw|see)\b (?:\w+ )?"
+    r"(?:ai )?(?:assistants?|agents?|copilots?|chatbots?|bots?|models?) (?:following|obeying|"
+    r"acting on|executing|carrying out) (?:the )?(?:instructions|commands|orders|text|prompts)"
+    r" (?:embedded|hidden|planted|contained|found|placed|injected) in\b"
+)
+_ENGLISH.extend([("_data-notice", 0.01, _FPC_NOTICE_CJK), ("_data-notice", 0.01, _FPC_OBEYED)])
+# Assistants who are people: named with a person's role beside them ("note for assistants/EAs:
+# please book a room", "teaching assistants", "dental assistants"); read as another word of
+# the same length (`Scanner._scan`).
+_FPC_PEOPLE_ASSISTANT = re.compile(
+    r"\bassistant(?=s?[ \t]*(?:/|\bor\b|&|\band\b)[ \t]*(?:eas?|pas?|secretar(?:y|ies)|"
+    r"receptionists?|office managers?|coordinators?|schedulers?)\b)|\b((?:teaching|dental|"
+    r"medical|nursing|pharmacy|veterinary|legal|lab|research|store|shop|sales) )assistant"
+)
 # A support macro (a saved reply an agent sends): a line that names it, and the lines that
 # open with the agent addressed or the agent's notes (`Scanner._scan`).
 _FPC_MACRO = re.compile(
@@ -8776,8 +8802,11 @@ class Scanner:
             norm = _AGENT_LABEL.sub(r"\1staff", norm)
         elif _FPC_CHAT_PARTY.search(norm) is not None and _FPC_CHAT_LOG.search(norm) is not None:
             norm = _AGENT_LABEL.sub(r"\1staff", norm)  # (a support chat's written record)
-        norm = _FPC_AGENT_DID.sub(r"\1staff", norm)
-        if _FPC_MACRO.search(norm) is not None:
+        if "agent" in norm:
+            norm = _FPC_AGENT_DID.sub(r"\1staff", norm)
+        if "assistant" in norm:
+            norm = _FPC_PEOPLE_ASSISTANT.sub(lambda m: (m.group(1) or "") + "secretary", norm)
+        if "macro" in norm and _FPC_MACRO.search(norm) is not None:
             # a support macro: the "Agent, ..." it opens a line with is the person who sends it
             norm = _FPC_AGENT.sub(r"\1staff", norm)
         norm = _cut(norm)
