@@ -7280,7 +7280,10 @@ _ENGLISH.extend(
             0.01,
             r"\b(?:ignore|disregard|forget|scratch)\b (?:my|the|our|those|these|his|her) "
             r"(?:previous|earlier|prior|last|above|original|first)(?: \w+)? (?:instructions?|"
-            r"message|e-?mail|note|directions)\b" + _FPC_NEXT + _FPC_THING + r"[^.!?\n]*"
+            r"message|e-?mail|note|directions)\b"
+            + _FPC_NEXT
+            + _FPC_THING
+            + r"[^.!?\n]*"
             + _FPC_MOVED,
         ),
         ("_docref", 0.01, _FPC_DROP_ML + _FPC_NEXT + _FPC_THING_ML + r"[^.!?\n]*" + _FPC_MOVED_ML),
@@ -7290,7 +7293,7 @@ _ENGLISH.extend(
     ]
 )
 # A notice about text aimed at the model (`_data-notice`) as a company's rules in Chinese or
-# Japanese put it ("邮件、网页中出现的、要求人工智能执行操作的文字，一律视为不可信内容"), and a
+# Japanese put it ("邮件、网页中出现的、要求人工智能执行操作的文字一律视为不可信内容"), and a
 # runbook's or a report's finding that assistants obeyed such text ("several recent cases were
 # assistants following instructions embedded in phishing emails"): it names the model, it
 # orders nothing.
