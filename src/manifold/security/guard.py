@@ -3766,7 +3766,7 @@ def _reports(s: str, about: bool = False) -> bool:
     them as a whole (`about`), a topic word of the other languages frames a line too."""
     if "@" in s or "://" in s:
         s = _NOT_PROSE.sub(" ", s)
-    if _REPORTING.search(s) is not None:
+    if _REPORTING.search(s) is not None or _FPC_REPORTING.search(s) is not None:
         return True
     if s.isascii():
         return False
@@ -7318,6 +7318,38 @@ _FPC_PEOPLE_ASSISTANT = re.compile(
     r"receptionists?|office managers?|coordinators?|schedulers?)\b)|\b((?:teaching|dental|"
     r"medical|nursing|pharmacy|veterinary|legal|lab|research|store|shop|sales) )assistant"
 )
+# A company's warning to its staff about phishing, which describes the phish and tells them
+# what to do with it ("emails claiming to come from IT ... These are scams", "phishing emails
+# pretending to be from the CEO", "if your AI assistant suggests an urgent payment, treat it as
+# suspicious"): a reporting frame (`_reports`), as an article about injections is.
+_FPC_REPORTING = re2.compile(
+    r"\b(?:these|those|such|they) (?:e-?mails?|messages?|texts?|calls?|links?|requests?) are "
+    r"(?:all )?(?:scams?|phishing|fraud(?:ulent)?|fake|not from us|not genuine)\b|\b(?:phishing|"
+    r"scam|fraudulent|fake|spoofed) (?:e-?mails?|messages?|texts?|calls?|sms) (?:pretending|"
+    r"claiming|purporting|posing|impersonating|that (?:pretend|claim|appear))\b|\b(?:treat|"
+    r"report|flag) (?:it|them|this|that|the (?:e-?mail|message|suggestion|request)) as "
+    r"(?:suspicious|phishing|a scam|fraud(?:ulent)?|spam)\b"
+)
+# ... and what it tells them to do with the phish: forward it to the security team ("Forward
+# suspicious emails to phishing@..."). The address is where staff report a phish, not where
+# data is sent: a sending order found in no other sentence keeps a weak weight.
+_FPC_PHISH_FWD = re.compile(
+    r"\b(?:forward|send|report|e-?mail)\b (?:any |all |the |such |these |those |them |it )?"
+    r"(?:suspicious|suspected|phishing|spam|scam|fraudulent|fake|dodgy)(?: [\w-]+)? (?:e-?mails?|"
+    r"messages?|mails?|texts?|links?|invoices?)\b[^.!?\n]*"
+)
+
+
+def _fpc_phish_forward(english: Any, names: list[tuple[str, float]], fold: str, v: Verdict) -> None:
+    """Caps `exfil-url` in `v` when only the text's phish-reporting sentences send anything
+    (`english`: the English patterns' set, `names`: their reasons and weights)."""
+    if "exfil-url" not in v.reasons or _FPC_PHISH_FWD.search(fold) is None:
+        return
+    blank = _FPC_PHISH_FWD.sub(lambda m: " " * len(m.group(0)), fold)
+    if not any(names[i][0] == "exfil-url" for i in english.Match(blank) or ()):
+        v.reasons["exfil-url"] = min(v.reasons["exfil-url"], 0.3)
+
+
 # A support macro (a saved reply an agent sends): a line that names it, and the lines that
 # open with the agent addressed or the agent's notes (`Scanner._scan`).
 _FPC_MACRO = re.compile(
@@ -8921,6 +8953,7 @@ class Scanner:
             if reason == "poison-marker" and surface == "description":
                 weight += 0.2
             found.add(reason, weight)
+        _fpc_phish_forward(self._en_set, self._english, fold, found)
         docref = found.reasons.pop("_docref", None) is not None
         if found.reasons.pop("_approval-condition", None) is not None:
             # a rule that asks for the user's approval: not a claim of it, not an order past it
