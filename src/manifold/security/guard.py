@@ -7273,8 +7273,26 @@ _FPC_ITS_GUIDE = (
     r"\b(?:ignore|disregard|skip|forget)\b (?:its|their) (?:\w+ )?(?:instructions?|directions|"
     r"steps|guidance|advice)\b"
 )
+# An office form's instructions in the other languages, superseded by a notice to staff
+# ("ignorieren Sie die vorherigen Anweisungen zum Reisekostenformular", "ignorez les consignes
+# précédentes sur le formulaire de congés"): a form's, not the reader's.
+_FPC_FORM = (
+    r"\b(?:anweisungen|hinweise|instruktionen) (?:zum|zur|f[uü]r das|f[uü]r "
+    r"den|f[uü]r die|[uü]ber das|bez[uü]glich des|bez[uü]glich der) (?:neuen |alten )?\w*"
+    r"(?:formular|antrag|abrechnung)\w*|\b(?:consignes|instructions|indications) (?:pr[eé]c[eé]"
+    r"dentes |ant[eé]rieures )?(?:sur|pour|concernant|relatives? [aà]) (?:le |la |les |l'|du |"
+    r"des )?(?:formulaire|notes? de frais|demandes? de cong[eé]s?)|\b(?:instrucciones|"
+    r"indicaciones) (?:anteriores )?(?:sobre|para|acerca de|relativas a) (?:el |la |los |las )?"
+    r"(?:formulario|solicitud de vacaciones|hoja de gastos|parte de horas|nota de gastos)|\b"
+    r"(?:istruzioni|indicazioni) (?:precedenti )?(?:sul|sulla|per il|per la|relative al|relative "
+    r"alla) (?:modulo|nota spese|richiesta di ferie)|\b(?:instru[cç][oõ]es|orienta[cç][oõ]es) "
+    r"(?:anteriores )?(?:sobre|para|relativas ao|relativas [aà]) (?:o |a )?(?:formul[aá]rio|"
+    r"pedido de f[eé]rias|relat[oó]rio de despesas)|\b(?:instructies|aanwijzingen) (?:over|"
+    r"voor|bij) (?:het |de )?(?:\w*formulier|declaratie\w*|verlofaanvra\w*)"
+)
 _ENGLISH.extend(
     [
+        ("_docref", 0.01, _FPC_FORM),
         (
             "_docref",
             0.01,
