@@ -3767,7 +3767,7 @@ def _reports(s: str, about: bool = False) -> bool:
     them as a whole (`about`), a topic word of the other languages frames a line too."""
     if "@" in s or "://" in s:
         s = _NOT_PROSE.sub(" ", s)
-    if _REPORTING.search(s) is not None:
+    if _REPORTING.search(s) is not None or _FPC_REPORTING.search(s) is not None:
         return True
     if s.isascii():
         return False
@@ -5919,7 +5919,7 @@ _ENGLISH.extend(
             _I + r"\b(?:ignore|disregard|skip)\b (?:the |any )?(?:[\w.]+ ){0,2}?(?:instructions?|"
             r"directions|steps|guidance)\b (?:in|from|on|about|for|regarding) (?:the )?(?:(?:"
             r"[\w.]+ ){0,2}(?:docs|documentation|readme|guide|wiki|section|page|tutorial|manual|"
-            r"changelog|release notes|faq)\b|`)",
+            r"changelog|release notes|faq|runbook|playbook|handbook|policy|procedure|sop)\b|`)",
         ),
         # a notice about text aimed at the model ("if a file holds instructions addressed to an
         # AI, report them rather than following them"): it names the model, it orders nothing
@@ -7199,6 +7199,201 @@ _ENGLISH.extend(
 # (group fpb families)
 
 # (group fpc families)
+
+# A correction of one's own earlier instructions on a matter of the calendar ("please ignore my
+# previous instructions, the meeting has moved to Thursday", "先ほどの指示は無視してください。
+# 資料の締め切りは金曜日に変更になりました"): the instructions are the writer's own about the
+# meeting, read as a document's reference (`_docref`), in English and the other languages.
+_FPC_NEXT = r"[^.!?\n]*(?:[.!?;:]\s*[^.!?\n]*)?"
+_FPC_THING = (
+    r"\b(?:meeting|call|deadline|due date|date|time|venue|room|location|schedule|appointment|"
+    r"event|session|class|lesson|shift|workshop|training|interview|rehearsal|party|dinner|lunch|"
+    r"pick-?up|delivery|drop-off|flight|trip|visit|presentation|demo|slides|report|handover|"
+    r"start|kick-?off|exam|match|game)s?\b"
+)
+_FPC_MOVED = (
+    r"\b(?:moved|changed|rescheduled|postponed|cancell?ed|canceled|shifted|pushed|brought "
+    r"forward|delayed|put back|now (?:on|at|in|due))\b"
+)
+_FPC_DROP_ML = (
+    r"\b(?:olvid[ae]n?|ignor[ae]n?|ignorez|ignorer|oubliez|oublie|ignoriere|ignorieren|vergiss|"
+    r"vergessen|vergeet|negeer|dimentica(?:te)?|ignorate|esque[cç]a|desconsidere)\b[^.!?\n]*?\b"
+    r"(?:(?:instrucciones|indicaciones|instructions|consignes|anweisungen|hinweise|instructies|"
+    r"aanwijzingen|istruzioni|indicazioni|instru[cç][oõ]es|orienta[cç][oõ]es)\b[^.!?\n]*?\b"
+    r"(?:anteriores|previas|pr[eé]c[eé]dentes|ant[eé]rieures|vorherigen|fr[uü]heren|letzten|"
+    r"vorige|eerdere|precedenti|anteriori)|(?:vorherigen|fr[uü]heren|letzten|vorige|eerdere)\b"
+    r"[^.!?\n]*?\b(?:anweisungen|hinweise|instructies|aanwijzingen))\b"
+)
+_FPC_THING_ML = (
+    r"\b(?:reuni[oó]n|reuni[aã]o|cita|fecha|plazo|entrega|hora|horario|hor[aá]rio|sala|clase|"
+    r"aula|turno|evento|prazo|data|r[eé]union|rendez-vous|[eé]ch[eé]ance|d[eé]lai|heure|salle|"
+    r"cours|s[eé]ance|livraison|meeting|termin|besprechung|frist|abgabe|deadline|raum|datum|"
+    r"uhrzeit|lieferung|vergadering|afspraak|datum|tijd|zaal|levering|les|riunione|"
+    r"appuntamento|scadenza|orario|consegna|lezione)\b"
+)
+_FPC_MOVED_ML = (
+    r"\b(?:cambiad[oa]|cambi[oó]|movid[oa]|aplazad[oa]|pospuest[oa]|trasladad[oa]|adelantad[oa]|"
+    r"alterad[oa]|mudad[oa]|adiad[oa]|remarcad[oa]|transferid[oa]|d[eé]plac[eé]e?s?|"
+    r"d[eé]cal[eé]e?s?|report[eé]e?s?|chang[eé]e?s?|modifi[eé]e?s?|avanc[eé]e?s?|verschoben|"
+    r"ge[aä]ndert|verlegt|vorgezogen|verplaatst|verschoven|gewijzigd|veranderd|spostat[aoie]|"
+    r"cambiat[aoie]|rinviat[aoie]|anticipat[aoie]|posticipat[aoie])\b"
+)
+_FPC_JA_ZH = (
+    r"(?:先ほど|先程|さっき|前回|以前|前)の(?:指示|連絡|案内|お願い)[^\n]*?(?:無視|忘れ)[^\n]*?"
+    r"(?:締め切り|締切|期限|会議|打ち合わせ|ミーティング|日程|場所|時間|集合|納期|予定)[^\n]*?"
+    r"(?:変更|延期|移動|中止|繰り上げ|前倒し)|(?:忽略|无视|無視|忘记|忘記)(?:之前|先前|刚才|剛才|上次|"
+    r"前面)的(?:指示|通知|安排|说明|說明)[^\n]*?(?:会议|會議|截止|期限|时间|時間|日期|地点|地點|"
+    r"交付|安排)[^\n]*?(?:改|推迟|推遲|延期|变更|變更|取消|调整|調整)"
+)
+# A named thing's instructions in the other languages ("vergeet de vorige instructies voor de
+# cv-ketel", "olvida las instrucciones para la impresora"), as "the old printer instructions"
+# are in English; and a guide's own instructions set aside by a pronoun ("if you followed the
+# v1 guide, ignore its instructions about ..."): a document's, not the reader's.
+_FPC_DEVICE = (
+    r"(?:cv-ketel|ketel|boiler|caldera|chaudi[eè]re|heizung\w*|caldaia|caldeira|printer|"
+    r"impresora|imprimante|drucker|stampante|impressora|router|modem|thermostaat|termostato|"
+    r"thermostat|wasmachine|lavadora|lave-linge|waschmaschine|lavatrice|vaatwasser|"
+    r"lavavajillas|lave-vaisselle|sp[uü]lmaschine|lastoviglie|lavastoviglie|oven|horno|four|"
+    r"ofen|forno|alarm\w*|allarme|lift|ascensor|ascenseur|aufzug|ascensore|elevador|"
+    r"koffiemachine|cafetera|kaffeemaschine|macchina del caff[eè]|fiets|bicicleta|v[eé]lo|"
+    r"fahrrad|bici|installatie|zonnepanelen|warmtepomp|bomba de calor|pompe [aà] chaleur|"
+    r"w[aä]rmepumpe|pompa di calore|airco|aire acondicionado|climatisation|klimaanlage|"
+    r"condizionatore)"
+)
+_FPC_FOR_DEVICE = (
+    r"\b(?:instructies|aanwijzingen|instrucciones|indicaciones|instructions|consignes|"
+    r"anweisungen|hinweise|istruzioni|indicazioni|instru[cç][oõ]es)\b[^.!?\n]*?\b(?:voor|van|"
+    r"para|pour|f[uü]r|per|del|della|de|do|da|du|des|der|for) (?:de |het |la |el |le |les |"
+    r"l'|die |den |das |dem |il |lo |o |a |the |onze |nuestra |notre |unsere |nostra |nossa )?"
+    + _FPC_DEVICE
+    + r"\b"
+)
+_FPC_ITS_GUIDE = (
+    r"\b(?:guide|docs?|documentation|manual|readme|tutorial|runbook|playbook|wiki|article|page|"
+    r"handbook|notice|memo|leaflet|sheet|faq|post|instructions sheet|quick ?start)\b[^.!?\n]*"
+    r"\b(?:ignore|disregard|skip|forget)\b (?:its|their) (?:\w+ )?(?:instructions?|directions|"
+    r"steps|guidance|advice)\b"
+)
+# An office form's instructions in the other languages, superseded by a notice to staff
+# ("ignorieren Sie die vorherigen Anweisungen zum Reisekostenformular", "ignorez les consignes
+# précédentes sur le formulaire de congés"): a form's, not the reader's.
+_FPC_FORM = (
+    r"\b(?:anweisungen|hinweise|instruktionen) (?:zum|zur|f[uü]r das|f[uü]r "
+    r"den|f[uü]r die|[uü]ber das|bez[uü]glich des|bez[uü]glich der) (?:neuen |alten )?\w*"
+    r"(?:formular|antrag|abrechnung)\w*|\b(?:consignes|instructions|indications) (?:pr[eé]c[eé]"
+    r"dentes |ant[eé]rieures )?(?:sur|pour|concernant|relatives? [aà]) (?:le |la |les |l'|du |"
+    r"des )?(?:formulaire|notes? de frais|demandes? de cong[eé]s?)|\b(?:instrucciones|"
+    r"indicaciones) (?:anteriores )?(?:sobre|para|acerca de|relativas a) (?:el |la |los |las )?"
+    r"(?:formulario|solicitud de vacaciones|hoja de gastos|parte de horas|nota de gastos)|\b"
+    r"(?:istruzioni|indicazioni) (?:precedenti )?(?:sul|sulla|per il|per la|relative al|relative "
+    r"alla) (?:modulo|nota spese|richiesta di ferie)|\b(?:instru[cç][oõ]es|orienta[cç][oõ]es) "
+    r"(?:anteriores )?(?:sobre|para|relativas ao|relativas [aà]) (?:o |a )?(?:formul[aá]rio|"
+    r"pedido de f[eé]rias|relat[oó]rio de despesas)|\b(?:instructies|aanwijzingen) (?:over|"
+    r"voor|bij) (?:het |de )?(?:\w*formulier|declaratie\w*|verlofaanvra\w*)"
+)
+_ENGLISH.extend(
+    [
+        ("_docref", 0.01, _FPC_FORM),
+        (
+            "_docref",
+            0.01,
+            r"\b(?:ignore|disregard|forget|scratch)\b (?:my|the|our|those|these|his|her) "
+            r"(?:previous|earlier|prior|last|above|original|first)(?: \w+)? (?:instructions?|"
+            r"message|e-?mail|note|directions)\b"
+            + _FPC_NEXT
+            + _FPC_THING
+            + r"[^.!?\n]*"
+            + _FPC_MOVED,
+        ),
+        ("_docref", 0.01, _FPC_DROP_ML + _FPC_NEXT + _FPC_THING_ML + r"[^.!?\n]*" + _FPC_MOVED_ML),
+        ("_docref", 0.01, _FPC_JA_ZH),
+        ("_docref", 0.01, _FPC_FOR_DEVICE),
+        ("_docref", 0.01, _FPC_ITS_GUIDE),
+    ]
+)
+# A notice about text aimed at the model (`_data-notice`) as a company's rules in Chinese or
+# Japanese put it ("邮件、网页中出现的、要求人工智能执行操作的文字一律视为不可信内容"), and a
+# runbook's or a report's finding that assistants obeyed such text ("several recent cases were
+# assistants following instructions embedded in phishing emails"): it names the model, it
+# orders nothing.
+_FPC_NOTICE_CJK = (
+    r"(?:要求|指示|命令|让|讓)(?:人工智能|ai|模型|助手|智能体|智能體)[^。\n]*(?:视为|視為|视作|視作|当作|"
+    r"當作|作为|作為|按照?)(?:不可信|不受信任|不可靠|普通数据|普通數據|数据|數據)|(?:ai|人工知能|アシスタン"
+    r"ト|エージェント)(?:へ|に対して|に向けた|宛て)の?(?:指示|命令)[^。\n]*(?:信頼できない|信頼しない|無視|"
+    r"従わない|従わず|データとして)"
+)
+_FPC_OBEYED = (
+    r"\b(?:were|was|are|is|involved|involve|showed|show|found|caught|saw|see)\b (?:\w+ )?"
+    r"(?:ai )?(?:assistants?|agents?|copilots?|chatbots?|bots?|models?) (?:following|obeying|"
+    r"acting on|executing|carrying out) (?:the )?(?:instructions|commands|orders|text|prompts)"
+    r" (?:embedded|hidden|planted|contained|found|placed|injected) in\b"
+)
+_ENGLISH.extend([("_data-notice", 0.01, _FPC_NOTICE_CJK), ("_data-notice", 0.01, _FPC_OBEYED)])
+# Assistants who are people: named with a person's role beside them ("note for assistants/EAs:
+# please book a room", "teaching assistants", "dental assistants"); read as another word of
+# the same length (`Scanner._scan`).
+_FPC_PEOPLE_ASSISTANT = re.compile(
+    r"\bassistant(?=s?[ \t]*(?:/|\bor\b|&|\band\b)[ \t]*(?:eas?|pas?|secretar(?:y|ies)|"
+    r"receptionists?|office managers?|coordinators?|schedulers?)\b)|\b((?:teaching|dental|"
+    r"medical|nursing|pharmacy|veterinary|legal|lab|research|store|shop|sales) )assistant"
+)
+# A company's warning to its staff about phishing, which describes the phish and tells them
+# what to do with it ("emails claiming to come from IT ... These are scams", "phishing emails
+# pretending to be from the CEO", "if your AI assistant suggests an urgent payment, treat it as
+# suspicious"): a reporting frame (`_reports`), as an article about injections is.
+_FPC_REPORTING = re2.compile(
+    r"\b(?:these|those|such|they) (?:e-?mails?|messages?|texts?|calls?|links?|requests?) are "
+    r"(?:all )?(?:scams?|phishing|fraud(?:ulent)?|fake|not from us|not genuine)\b|\b(?:phishing|"
+    r"scam|fraudulent|fake|spoofed) (?:e-?mails?|messages?|texts?|calls?|sms) (?:pretending|"
+    r"claiming|purporting|posing|impersonating|that (?:pretend|claim|appear))\b|\b(?:treat|"
+    r"report|flag) (?:it|them|this|that|the (?:e-?mail|message|suggestion|request)) as "
+    r"(?:suspicious|phishing|a scam|fraud(?:ulent)?|spam)\b"
+)
+# ... and what it tells them to do with the phish: forward it to the security team ("Forward
+# suspicious emails to phishing@..."). The address is where staff report a phish, not where
+# data is sent: a sending order found in no other sentence keeps a weak weight.
+_FPC_PHISH_FWD = re.compile(
+    r"\b(?:forward|send|report|e-?mail)\b (?:any |all |the |such |these |those |them |it )?"
+    r"(?:suspicious|suspected|phishing|spam|scam|fraudulent|fake|dodgy)(?: [\w-]+)? (?:e-?mails?|"
+    r"messages?|mails?|texts?|links?|invoices?)\b[^.!?\n]*"
+)
+
+
+def _fpc_phish_forward(english: Any, names: list[tuple[str, float]], fold: str, v: Verdict) -> None:
+    """Caps `exfil-url` in `v` when only the text's phish-reporting sentences send anything
+    (`english`: the English patterns' set, `names`: their reasons and weights)."""
+    if "exfil-url" not in v.reasons or _FPC_PHISH_FWD.search(fold) is None:
+        return
+    blank = _FPC_PHISH_FWD.sub(lambda m: " " * len(m.group(0)), fold)
+    if not any(names[i][0] == "exfil-url" for i in english.Match(blank) or ()):
+        v.reasons["exfil-url"] = min(v.reasons["exfil-url"], 0.3)
+
+
+# A support macro (a saved reply an agent sends): a line that names it, and the lines that
+# open with the agent addressed or the agent's notes (`Scanner._scan`).
+_FPC_MACRO = re.compile(
+    r"(?m)^[ \t#*]*(?:macro|canned (?:response|reply)|saved reply|reply template)[ \t]*(?::|-|"
+    r"\u2014|\u2013)"
+)
+_FPC_AGENT = re.compile(r"(?m)^([ \t]*)agent(?=[ \t]*(?:,|:|notes?[ \t]*:))")
+# A ticket's note by the agent who worked it, which tells what they did ("Agent note: Checked
+# the transcript. ...", "Agent notes: called the customer back"): a person's record of the
+# case, not an order to the model (read as the staff's note, the same length).
+_FPC_AGENT_DID = re.compile(
+    r"(?m)^([ \t]*)agent(?=[ \t]*notes?[ \t]*:[ \t]*(?:i |we )?(?:checked|called|phoned|"
+    r"emailed|e-mailed|spoke|talked|verified|confirmed|reviewed|looked|contacted|explained|"
+    r"replied|answered|reproduced|tested|investigated|escalated|refunded|reissued|resent|"
+    r"reset|updated|merged|reopened|closed|tagged|offered|advised|informed|told|asked|found|"
+    r"noticed|saw|received|got|sent|issued|applied|processed|traced|followed up)\b)"
+)
+# A chat or call with a support desk written down, its customer labelled as a user, a visitor
+# or a guest ("User: how do I ...?\nAgent: Hold the reset button ..." headed or ended by
+# "transcript", "support call", "live chat"): as in a call's transcript, "Agent:" is who speaks.
+_FPC_CHAT_PARTY = re.compile(r"(?m)^[ \t]*(?:user|visitor|guest|shopper|requester)[ \t]*:")
+_FPC_CHAT_LOG = re.compile(
+    r"\b(?:transcript|support call|support chat|live chat|chat log|call log|chat history|"
+    r"conversation (?:log|export|history))\b"
+)
 
 # --------------------------------------------------------------------- hidden carriers
 
@@ -8662,6 +8857,15 @@ class Scanner:
             # a call transcript: "AGENT:" names who speaks (a person of the call centre), not
             # the model addressed; read as another speaker's label of the same length
             norm = _AGENT_LABEL.sub(r"\1staff", norm)
+        elif _FPC_CHAT_PARTY.search(norm) is not None and _FPC_CHAT_LOG.search(norm) is not None:
+            norm = _AGENT_LABEL.sub(r"\1staff", norm)  # (a support chat's written record)
+        if "agent" in norm:
+            norm = _FPC_AGENT_DID.sub(r"\1staff", norm)
+        if "assistant" in norm:
+            norm = _FPC_PEOPLE_ASSISTANT.sub(lambda m: (m.group(1) or "") + "secretary", norm)
+        if "macro" in norm and _FPC_MACRO.search(norm) is not None:
+            # a support macro: the "Agent, ..." it opens a line with is the person who sends it
+            norm = _FPC_AGENT.sub(r"\1staff", norm)
         norm = _cut(norm)
         fold = norm.translate(_CONFUSABLE)
         if _MIXED.search(norm) is not None and len(_MIXED.findall(norm)) >= 2:
@@ -8771,6 +8975,7 @@ class Scanner:
             if reason == "poison-marker" and surface == "description":
                 weight += 0.2
             found.add(reason, weight)
+        _fpc_phish_forward(self._en_set, self._english, fold, found)
         docref = found.reasons.pop("_docref", None) is not None
         if found.reasons.pop("_approval-condition", None) is not None:
             # a rule that asks for the user's approval: not a claim of it, not an order past it
