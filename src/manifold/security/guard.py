@@ -7197,6 +7197,99 @@ _ENGLISH.extend(
 
 # (group fpb families)
 
+# A definition's own rules that protect its user: a tool's description forbids what would leak
+# a secret ("never include tokens in the body", "do not read or print private keys"), asks
+# for the user's confirmation ("you MUST show the user ... and get explicit confirmation
+# before calling"), forbids acting without the user ("never run commands ... without telling
+# the user"), or keeps the tool to what the user asked ("only save what the user asked you to
+# remember"). Their words (an order to the model, "the user asked you to", a secret's path)
+# are the definition's guard, not an order against its user: such a sentence is scored as
+# blank (`Scanner._own_rules`). A sentence that also hides something from the user, names
+# where data goes, piggybacks ("also", "always") or claims an approval keeps its weight.
+_FPB_NO = (
+    r"(?:^|[\s(:;,\x{2014}-])(?:never|do not|don" + _APOS + r"t|must not|must never|should not|"
+    r"should never|may not|cannot|can" + _APOS + r"t)"
+)
+_FPB_LEAK = (
+    r"(?:add|include|put|send|commit|push|read|open|print|display|show|reveal|share|store|"
+    r"save|paste|log|copy|expose|echo|output|write|upload|post|e-?mail|forward|embed|leak|"
+    r"disclose|hard-?code|transmit)"
+)
+_FPB_SECRET = (
+    r"(?:\b(?:secrets?|secret values?|credentials?|passwords?|passcodes?|pins?|api[ _-]?keys?|"
+    r"keys|private keys?|tokens?|cookies|environment variables|2fa|otp|one-time codes?|"
+    r"verification codes?|recovery codes?|card numbers?|customer data|personal data|ssh keys)\b|"
+    r"\.env\b|~/\.(?:ssh|aws|gnupg)\b|\bto (?:customers|the customer|anyone|third parties|the "
+    r"public|external))"
+)
+_FPB_RULE = re2.compile(
+    # a prohibition whose object is a secret, or a disclosure outside
+    _FPB_NO
+    + r" (?:\w+ )?(?:or \w+ )?"
+    + _FPB_LEAK
+    + r"\b[^.!?\n]*"
+    + _FPB_SECRET
+    + "|"
+    # a prohibition to act on what content says ("never infer payment details from emails")
+    + _FPB_NO
+    + r" (?:\w+ )?(?:infer|take|trust|follow|obey|act on|execute|run|call it|approve|pay)\b"
+    r"[^.!?\n;]*\b(?:from|in|because|copied from) (?:a |an |the |any )?(?:e-?mails?|invoices?|"
+    r"web ?pages?|documents?|logs?|issues?|tool results?|messages?|files?|content|web)\b|"
+    # a tool of the definition called first for an identifier it needs
+    r"\bcall\w* [`'\"]?[a-z]+_[a-z_]+[`'\"]?[^.!?\n;]* to (?:get|obtain|look up|find|"
+    r"resolve)\b[^.!?\n;]* (?:ids?|identifiers?)\b|"
+    # the model's own choice told to the user
+    r"\btell (?:the user|them) (?:what|which (?:one|\w+)) you (?:chose|picked|selected|"
+    r"redacted|changed|removed|used)\b|"
+    # the user's confirmation asked for
+    r"\b(?:explicit|clear|express)\b[^.!?\n]*\b(?:confirmation|approval|consent|answer|"
+    r"decision|yes)\b|\bconfirm\w* (?:[^.!?\n]* )?with the user\b|\b(?:wait|ask) for (?:the "
+    r"user" + _APOS + r"s |their |user |a clear )?(?:confirmation|approval|consent|yes|\"yes)|"
+    r"\brequires? (?:\w+ )?(?:user )?(?:confirmation|approval)\b|\bask the user (?:first|"
+    r"before|to confirm|for (?:confirmation|approval))\b|"
+    # the tool kept to what its user asked
+    r"\bonly\b[^.!?\n]*\b(?:what|when|if|after|once) the user (?:has )?(?:explicitly )?"
+    r"(?:asked|requested|named|selected|confirmed|approved|chose)\b"
+)
+# acting without the user forbidden (its "without telling" is no secrecy)
+_FPB_WITHOUT = re2.compile(
+    _FPB_NO + r"\b[^.!?\n;]*\bwithout (?:first )?(?:(?:telling|asking|informing|showing|"
+    r"confirming with|checking with) (?:the user|them)|the user" + _APOS + r"?s? (?:stating|"
+    r"saying|confirming|approving|asking|explicit|consent|approval|confirmation|permission))"
+)
+_FPB_VETO = re2.compile(
+    r"(?:\bnot|\bnever|n" + _APOS + r"t|\bwithout|\bno need to) (?:\w+ )?(?:tell|telling|"
+    r"mention|mentioning|inform|informing|notify|notifying|show|showing|reveal|revealing|let|"
+    r"alert|alerting|warn|warning|ask|asking|wait|waiting|confirm|confirming)\b|\b(?:hide|"
+    r"hidden|conceal|silently|quietly|secretly|also|always|bcc|already|pre-?approved|"
+    r"internal (?:sync|step)|implementation detail|no longer|directly|unnecessary|skip\w*|"
+    r"handled by|(?:do|does) not apply|not (?:required|needed|necessary))\b|"
+    r"\bno (?:\w+ )?(?:confirmation|approval)\b|"
+    r"(?:was|were|has been|have been|is) (?:given|granted|obtained)|(?:https?|ftp)://|"
+    r"[\w.+-]+@[\w-]+\.\w|\bthe user (?:must|should|does|need|will) (?:not|never)|"
+    r"^\W*(?:<important>\W*)?(?:before|after) (?:using|calling|invoking|you use|you call) "
+    r"(?:this|the|any)\b|\b(?:pass|passing|include|including|attach\w*|put|append\w*) (?:it|its|"
+    r"them|the contents?|all|every)\b[^.!?\n;]* (?:as|in|into|to) (?:the |this )?(?:[`'\"]|\w+ "
+    r"(?:parameter|argument|field)|(?:side)?notes?\b|context\b|metadata\b)"
+)
+# A sentence, where a dot inside a word (".env", "x.example") does not end one.
+_FPB_SENTENCE = re2.compile(r"(?:[^.!?\n]|[.!?][^\s])+[.!?]*")
+
+
+def _own_rules(fold: str) -> list[tuple[int, int]]:
+    """The spans of a definition's sentences that are its own protective rules (above)."""
+    spans = []
+    for m in islice(_FPB_SENTENCE.finditer(fold), 256):
+        sent = m.group(0)
+        without = _FPB_WITHOUT.search(sent)
+        if without is None and _FPB_RULE.search(sent) is None:
+            continue
+        rest = sent if without is None else sent[: without.start()] + sent[without.end() :]
+        if _FPB_VETO.search(rest) is None:
+            spans.append(m.span())
+    return spans
+
+
 # (group fpc families)
 
 # --------------------------------------------------------------------- hidden carriers
@@ -8666,6 +8759,21 @@ class Scanner:
             v.add("homoglyph", 0.25)
         found = self._phrases(fold, norm, surface, ml)
         shown = norm  # what `_pair` reads
+        if surface == "description" and found.reasons and len(fold) == len(norm):
+            # a definition's own protective rules weigh as blank (`_own_rules`)
+            rules = _own_rules(fold)
+            if rules:
+                f, n = list(fold), list(norm)
+                for a, b in rules:
+                    f[a:b] = " " * (b - a)
+                    n[a:b] = " " * (b - a)
+                shown = "".join(n)
+                said = self._phrases("".join(f), shown, surface, ml)
+                found = Verdict(
+                    reasons={
+                        r: min(w, said.reasons.get(r, w * _DAMP)) for r, w in found.reasons.items()
+                    }
+                )
         coded = "`" in fold or "\n    " in fold or "\n\t" in fold or "{code" in fold
         # a report's code, blanked with what it quotes (once: not damped again by `_uncoded`)
         code = _shown_code(fold) if found.reasons and coded and _reports(fold) else []
