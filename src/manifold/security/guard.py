@@ -118,7 +118,7 @@ import re
 import time
 import unicodedata
 import urllib.parse
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import islice
 from pathlib import Path
@@ -7235,9 +7235,11 @@ _FPB_RULE = re2.compile(
     + r" (?:\w+ )?(?:infer|take|trust|follow|obey|act on|execute|run|call it|approve|pay)\b"
     r"[^.!?\n;]*\b(?:from|in|because|copied from) (?:a |an |the |any )?(?:e-?mails?|invoices?|"
     r"web ?pages?|documents?|logs?|issues?|tool results?|messages?|files?|content|web)\b|"
-    # a tool of the definition called first for an identifier it needs
-    r"\bcall\w* [`'\"]?[a-z]+_[a-z_]+[`'\"]?[^.!?\n;]* to (?:get|obtain|look up|find|"
-    r"resolve)\b[^.!?\n;]* (?:ids?|identifiers?)\b|"
+    # the state told truly ("do not describe it as sent"), a stop to ask the user
+    + _FPB_NO
+    + r" (?:describe|present|report|label|announce) (?:it|this|them|the \w+) as (?:sent|done|"
+    r"complete|completed|final|executed|paid|approved|successful|confirmed)\b|\bstop(?:,| and) "
+    r"(?:tell|ask|warn|inform|alert|check with) (?:the user|them)\b|"
     # the model's own choice told to the user
     r"\btell (?:the user|them) (?:what|which (?:one|\w+)) you (?:chose|picked|selected|"
     r"redacted|changed|removed|used)\b|"
@@ -7251,11 +7253,16 @@ _FPB_RULE = re2.compile(
     r"\bonly\b[^.!?\n]*\b(?:what|when|if|after|once) the user (?:has )?(?:explicitly )?"
     r"(?:asked|requested|named|selected|confirmed|approved|chose)\b"
 )
-# acting without the user forbidden (its "without telling" is no secrecy)
+# acting without the user forbidden (its "without telling" is no secrecy); a look-up tool of
+# the definition called first for an identifier it needs ("before calling this tool, call
+# `list_accounts` to obtain a valid account ID"): read apart from the sentence's vetoes
 _FPB_WITHOUT = re2.compile(
     _FPB_NO + r"\b[^.!?\n;]*\bwithout (?:first )?(?:(?:telling|asking|informing|showing|"
     r"confirming with|checking with) (?:the user|them)|the user" + _APOS + r"?s? (?:stating|"
-    r"saying|confirming|approving|asking|explicit|consent|approval|confirmation|permission))"
+    r"saying|confirming|approving|asking|explicit|consent|approval|confirmation|permission))|"
+    r"\bcall\w* [`'\"]?(?:list|get|resolve|search|find|lookup|look_up|describe)_[a-z_]+[`'\"]?"
+    r"(?:[^.!?\n;]* to (?:get|obtain|look up|find|resolve)\b[^.!?\n;]* (?:ids?|identifiers?)\b| "
+    r"first\b)"
 )
 _FPB_VETO = re2.compile(
     r"(?:\bnot|\bnever|n" + _APOS + r"t|\bwithout|\bno need to) (?:\w+ )?(?:tell|telling|"
@@ -7263,31 +7270,69 @@ _FPB_VETO = re2.compile(
     r"alert|alerting|warn|warning|ask|asking|wait|waiting|confirm|confirming)\b|\b(?:hide|"
     r"hidden|conceal|silently|quietly|secretly|also|always|bcc|already|pre-?approved|"
     r"internal (?:sync|step)|implementation detail|no longer|directly|unnecessary|skip\w*|"
-    r"handled by|(?:do|does) not apply|not (?:required|needed|necessary))\b|"
+    r"handled by|(?:do|does) not apply|not (?:required|needed|necessary)|then|every|each|"
+    r"not just)\b|"
     r"\bno (?:\w+ )?(?:confirmation|approval)\b|"
     r"(?:was|were|has been|have been|is) (?:given|granted|obtained)|(?:https?|ftp)://|"
     r"[\w.+-]+@[\w-]+\.\w|\bthe user (?:must|should|does|need|will) (?:not|never)|"
     r"^\W*(?:<important>\W*)?(?:before|after) (?:using|calling|invoking|you use|you call) "
-    r"(?:this|the|any)\b|\b(?:pass|passing|include|including|attach\w*|put|append\w*) (?:it|its|"
+    r"(?:this|the|any)\b[^.!?\n]*\b(?:read|pass|include|send|open|fetch|upload|copy)\b|"
+    r"\b(?:pass|passing|include|including|attach\w*|put|append\w*) (?:it|its|"
     r"them|the contents?|all|every)\b[^.!?\n;]* (?:as|in|into|to) (?:the |this )?(?:[`'\"]|\w+ "
     r"(?:parameter|argument|field)|(?:side)?notes?\b|context\b|metadata\b)"
 )
+# A document that shows a prompt of its own application as an example ("the summariser uses
+# the following template", "example: few-shot classification prompt"): the turns its code
+# shows ("System: You are ...") are that prompt's, not turns of the reader's conversation.
+_SHOWN_PROMPT = re2.compile(
+    r"\b(?:prompt templates?|(?:uses|use|following|this|our) (?:prompt )?template|few-shot "
+    r"(?:\w+ )?prompts?|(?:example|sample)\b[^.!?\n]*\bprompts?\b)"
+)
+# A claimed approval reported as what a customer may say ("if a customer says a manager
+# already approved it", "customers sometimes tell the chatbot that ..."), in a text whose rule
+# is to verify it or refuse to act on it (a support article, an onboarding guide, a bot's
+# configuration): the claim is the customer's, told to staff, not made to the reader.
+_FPB_CLAIM = re2.compile(
+    r"\b(?:if|when|whenever) (?:a|the|any|your) (?:customer|user|caller|visitor|client|"
+    r"requester|sender|employee|someone)s? (?:says|claims|tells (?:you|us|the \w+)|insists|"
+    r"writes|mentions)\b|\b(?:customers|users|callers|visitors|clients|people|someone) "
+    r"(?:sometimes |often |may |might |will |occasionally )?(?:say|says|claim|claims|tell|tells|"
+    r"insist|insists)\b[^.!?\n]*\b(?:already|approved|authori[sz]ed)\b"
+)
+_FPB_VERIFY = re2.compile(
+    r"(?:can(?:no|" + _APOS + r")t|cannot|unable to) verify|\bcheck\w* the approvals?\b|"
+    r"\bnot (?:to )?act on (?:such|these|those|this|that) claims?|(?:doesn|didn|won)"
+    + _APOS
+    + r"t happen|\bdid not happen|\boffer (?:a )?(?:human )?hand-?off|\bno approval exists"
+)
+_FPB_CLAIMED = frozenset({"escalation", "user-directed"})
 # A sentence, where a dot inside a word (".env", "x.example") does not end one.
 _FPB_SENTENCE = re2.compile(r"(?:[^.!?\n]|[.!?][^\s])+[.!?]*")
 
 
-def _own_rules(fold: str) -> list[tuple[int, int]]:
-    """The spans of a definition's sentences that are its own protective rules (above)."""
+def _own_rules(
+    fold: str, surface: str, reasons: Iterable[str]
+) -> tuple[list[tuple[int, int]], frozenset[str] | None]:
+    """The spans of the sentences that weigh as blank, and the reasons damped (None: all): a
+    definition's own protective rules (above); in any text, a rule's or an article's report
+    of a claimed approval (`_FPB_CLAIM`) when the text says it is verified or refused."""
     spans = []
+    if surface == "description":
+        for m in islice(_FPB_SENTENCE.finditer(fold), 256):
+            sent = m.group(0)
+            without = _FPB_WITHOUT.search(sent)
+            if without is None and _FPB_RULE.search(sent) is None:
+                continue
+            rest = sent if without is None else sent[: without.start()] + sent[without.end() :]
+            if _FPB_VETO.search(rest) is None:
+                spans.append(m.span())
+        return spans, None
+    if "escalation" not in reasons or _FPB_VERIFY.search(fold) is None:
+        return spans, None
     for m in islice(_FPB_SENTENCE.finditer(fold), 256):
-        sent = m.group(0)
-        without = _FPB_WITHOUT.search(sent)
-        if without is None and _FPB_RULE.search(sent) is None:
-            continue
-        rest = sent if without is None else sent[: without.start()] + sent[without.end() :]
-        if _FPB_VETO.search(rest) is None:
+        if _FPB_CLAIM.search(m.group(0)) is not None:
             spans.append(m.span())
-    return spans
+    return spans, _FPB_CLAIMED
 
 
 # (group fpc families)
@@ -8759,9 +8804,10 @@ class Scanner:
             v.add("homoglyph", 0.25)
         found = self._phrases(fold, norm, surface, ml)
         shown = norm  # what `_pair` reads
-        if surface == "description" and found.reasons and len(fold) == len(norm):
-            # a definition's own protective rules weigh as blank (`_own_rules`)
-            rules = _own_rules(fold)
+        if found.reasons and len(fold) == len(norm):
+            # a definition's own protective rules, a rule's report of a claimed approval,
+            # weigh as blank (`_own_rules`)
+            rules, damped = _own_rules(fold, surface, found.reasons.keys())
             if rules:
                 f, n = list(fold), list(norm)
                 for a, b in rules:
@@ -8771,7 +8817,10 @@ class Scanner:
                 said = self._phrases("".join(f), shown, surface, ml)
                 found = Verdict(
                     reasons={
-                        r: min(w, said.reasons.get(r, w * _DAMP)) for r, w in found.reasons.items()
+                        r: min(w, said.reasons.get(r, w * _DAMP))
+                        if damped is None or r in damped
+                        else w
+                        for r, w in found.reasons.items()
                     }
                 )
         coded = "`" in fold or "\n    " in fold or "\n\t" in fold or "{code" in fold
@@ -8794,6 +8843,10 @@ class Scanner:
                 or (
                     found.reasons.keys() <= {"role-impersonation"}
                     and _TEMPLATE_DOC.search(fold) is not None
+                )
+                or (
+                    found.reasons.keys() <= {"role-impersonation", "addressed"}
+                    and _SHOWN_PROMPT.search(fold) is not None
                 )
             )
         ):
