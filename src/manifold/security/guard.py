@@ -747,7 +747,9 @@ _ENGLISH: list[tuple[str, float, str]] = [
         "role-impersonation",
         0.45,
         _I + r"(?:^|\n)[ \t>*#-]*(?:system(?: message| prompt| note)?|human|assistant"
-        r"(?: \(internal\))?|admin|developer)\s*[:\]]\s*\S",
+        r"(?: \(internal\))?|admin|developer)\s*[:\]](?:[ \t]*\S|(?:[ \t]*\n)+(?:[^ \t\n]|"
+        # (not a YAML mapping's key: "assistant:" over its indented "  name: ...")
+        r"[ \t]+[^\w\s-]|[ \t]+[\w-]+[^\w:\n-]))",
     ),
     (
         "role-impersonation",
@@ -7235,6 +7237,13 @@ _FPB_RULE = re2.compile(
     + r" (?:\w+ )?(?:infer|take|trust|follow|obey|act on|execute|run|call it|approve|pay)\b"
     r"[^.!?\n;]*\b(?:from|in|because|copied from) (?:a |an |the |any )?(?:e-?mails?|invoices?|"
     r"web ?pages?|documents?|logs?|issues?|tool results?|messages?|files?|content|web)\b|"
+    # instructions in content not followed, details confirmed first
+    + _FPB_NO
+    + r" (?:follow|obey|act on|execute) (?:any )?(?:instructions|commands|requests)(?: that "
+    r"(?:appear|are)| found| embedded| contained)? (?:in|inside|within|from) (?:query results|"
+    r"documents|e-?mails|web ?pages|tool results|results|content|files|tickets|messages|<)|"
+    r"\bconfirm (?:the )?(?:recipients?|amount|payee|details|channel|text|list|schedule|"
+    r"address(?:es)?)\b[^.!?\n]*\b(?:first|before (?:sending|calling|posting|paying))\b|"
     # the state told truly ("do not describe it as sent"), a stop to ask the user
     + _FPB_NO
     + r" (?:describe|present|report|label|announce) (?:it|this|them|the \w+) as (?:sent|done|"
@@ -7306,6 +7315,17 @@ _FPB_VERIFY = re2.compile(
     + r"t happen|\bdid not happen|\boffer (?:a )?(?:human )?hand-?off|\bno approval exists"
 )
 _FPB_CLAIMED = frozenset({"escalation", "user-directed"})
+_FPB_NOTE = re2.compile(
+    r"(?m:^)[ \t#>*-]*(?:implementation |usage )?notes? (?:to|for) (?:the )?(?:model|assistant|"
+    r"ai|llm|agent)s?[ \t]*:"
+)
+# An assistant's configuration file that holds its system prompt ("system_prompt: |",
+# 'SYSTEM_PROMPT = """'), and a key of it with no value or a one-word one.
+_FPB_CONFIG = re2.compile(
+    r"(?m)^[ \t]*(?:system_prompt|system_message|instructions)[ \t]*:[ \t]*[|>]-?[ \t]*$|"
+    r"(?m)^[ \t]*system_prompt[ \t]*=[ \t]*(?:\"\"\"|\x27\x27\x27)"
+)
+_FPB_KEY = re2.compile(r"(?m)^[ \t]*[\w-]+:[ \t]*(?:\"[^\"\n]*\"|[\w./-]+|[|>]-?)?[ \t]*$")
 # A sentence, where a dot inside a word (".env", "x.example") does not end one.
 _FPB_SENTENCE = re2.compile(r"(?:[^.!?\n]|[.!?][^\s])+[.!?]*")
 
@@ -7314,8 +7334,10 @@ def _own_rules(
     fold: str, surface: str, reasons: Iterable[str]
 ) -> tuple[list[tuple[int, int]], frozenset[str] | None]:
     """The spans of the sentences that weigh as blank, and the reasons damped (None: all): a
-    definition's own protective rules (above); in any text, a rule's or an article's report
-    of a claimed approval (`_FPB_CLAIM`) when the text says it is verified or refused."""
+    definition's own protective rules (above), and those of a system prompt shown in its
+    configuration file (`_FPB_CONFIG`) with the file's keys; in any text, a rule's or an
+    article's report of a claimed approval (`_FPB_CLAIM`) when the text says it is verified
+    or refused."""
     spans = []
     if surface == "description":
         for m in islice(_FPB_SENTENCE.finditer(fold), 256):
@@ -7326,13 +7348,22 @@ def _own_rules(
             rest = sent if without is None else sent[: without.start()] + sent[without.end() :]
             if _FPB_VETO.search(rest) is None:
                 spans.append(m.span())
+        # a definition is written for the model: its "note to the model:" label names no one new
+        spans += [m.span() for m in islice(_FPB_NOTE.finditer(fold), 16)]
         return spans, None
-    if "escalation" not in reasons or _FPB_VERIFY.search(fold) is None:
-        return spans, None
-    for m in islice(_FPB_SENTENCE.finditer(fold), 256):
-        if _FPB_CLAIM.search(m.group(0)) is not None:
-            spans.append(m.span())
-    return spans, _FPB_CLAIMED
+    if _FPB_CONFIG.search(fold) is not None:
+        # an assistant's configuration shown as a file: its keys ("model: ...", "assistant:")
+        # are fields, and its prompt's protective rules are the operator's, as a definition's
+        spans = [m.span() for m in islice(_FPB_KEY.finditer(fold), 256)]
+        spans += _own_rules(fold, "description", reasons)[0]
+        damped: frozenset[str] | None = None
+    else:
+        damped = _FPB_CLAIMED
+    if "escalation" in reasons and _FPB_VERIFY.search(fold) is not None:
+        for m in islice(_FPB_SENTENCE.finditer(fold), 256):
+            if _FPB_CLAIM.search(m.group(0)) is not None:
+                spans.append(m.span())
+    return spans, damped
 
 
 # (group fpc families)
@@ -8814,10 +8845,10 @@ class Scanner:
                     f[a:b] = " " * (b - a)
                     n[a:b] = " " * (b - a)
                 shown = "".join(n)
-                said = self._phrases("".join(f), shown, surface, ml)
+                kept = self._phrases("".join(f), shown, surface, ml)
                 found = Verdict(
                     reasons={
-                        r: min(w, said.reasons.get(r, w * _DAMP))
+                        r: min(w, kept.reasons.get(r, w * _DAMP))
                         if damped is None or r in damped
                         else w
                         for r, w in found.reasons.items()
