@@ -7262,13 +7262,19 @@ _FPB_RULE = re2.compile(
     r"\bonly\b[^.!?\n]*\b(?:what|when|if|after|once) the user (?:has )?(?:explicitly )?"
     r"(?:asked|requested|named|selected|confirmed|approved|chose)\b"
 )
-# acting without the user forbidden (its "without telling" is no secrecy); a look-up tool of
+# acting without the user forbidden (its "without telling" is no secrecy), staff-only data
+# kept from customers ("do not show it to customers"); a look-up tool of
 # the definition called first for an identifier it needs ("before calling this tool, call
 # `list_accounts` to obtain a valid account ID"): read apart from the sentence's vetoes
 _FPB_WITHOUT = re2.compile(
     _FPB_NO + r"\b[^.!?\n;]*\bwithout (?:first )?(?:(?:telling|asking|informing|showing|"
     r"confirming with|checking with) (?:the user|them)|the user" + _APOS + r"?s? (?:stating|"
     r"saying|confirming|approving|asking|explicit|consent|approval|confirmation|permission))|"
+    # staff-only data kept from customers (not from the user)
+    + _FPB_NO
+    + r" (?:show|share|reveal|display|disclose|paste|forward|send|quote) (?:it|them|this|these|"
+    r"those|the \w+)(?: \w+)?(?: verbatim)? to (?:customers|the customer|third parties|the "
+    r"public|external \w+)\b|"
     r"\bcall\w* [`'\"]?(?:list|get|resolve|search|find|lookup|look_up|describe)_[a-z_]+[`'\"]?"
     r"(?:[^.!?\n;]* to (?:get|obtain|look up|find|resolve)\b[^.!?\n;]* (?:ids?|identifiers?)\b| "
     r"first\b)"
@@ -7315,10 +7321,6 @@ _FPB_VERIFY = re2.compile(
     + r"t happen|\bdid not happen|\boffer (?:a )?(?:human )?hand-?off|\bno approval exists"
 )
 _FPB_CLAIMED = frozenset({"escalation", "user-directed"})
-_FPB_NOTE = re2.compile(
-    r"(?m:^)[ \t#>*-]*(?:implementation |usage )?notes? (?:to|for) (?:the )?(?:model|assistant|"
-    r"ai|llm|agent)s?[ \t]*:"
-)
 # An assistant's configuration file that holds its system prompt ("system_prompt: |",
 # 'SYSTEM_PROMPT = """'), and a key of it with no value or a one-word one.
 _FPB_CONFIG = re2.compile(
@@ -7348,8 +7350,6 @@ def _own_rules(
             rest = sent if without is None else sent[: without.start()] + sent[without.end() :]
             if _FPB_VETO.search(rest) is None:
                 spans.append(m.span())
-        # a definition is written for the model: its "note to the model:" label names no one new
-        spans += [m.span() for m in islice(_FPB_NOTE.finditer(fold), 16)]
         return spans, None
     if _FPB_CONFIG.search(fold) is not None:
         # an assistant's configuration shown as a file: its keys ("model: ...", "assistant:")
