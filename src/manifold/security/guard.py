@@ -7206,7 +7206,7 @@ _ENGLISH.extend(
 # the user"), or keeps the tool to what the user asked ("only save what the user asked you to
 # remember"). Their words (an order to the model, "the user asked you to", a secret's path)
 # are the definition's guard, not an order against its user: such a sentence is scored as
-# blank (`Scanner._own_rules`). A sentence that also hides something from the user, names
+# blank (`_own_rules`). A sentence that also hides something from the user, names
 # where data goes, piggybacks ("also", "always") or claims an approval keeps its weight.
 _FPB_NO = (
     r"(?:^|[\s(:;,\x{2014}-])(?:never|do not|don" + _APOS + r"t|must not|must never|should not|"
