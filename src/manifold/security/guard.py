@@ -118,7 +118,7 @@ import re
 import time
 import unicodedata
 import urllib.parse
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import islice
 from pathlib import Path
@@ -747,7 +747,9 @@ _ENGLISH: list[tuple[str, float, str]] = [
         "role-impersonation",
         0.45,
         _I + r"(?:^|\n)[ \t>*#-]*(?:system(?: message| prompt| note)?|human|assistant"
-        r"(?: \(internal\))?|admin|developer)\s*[:\]]\s*\S",
+        r"(?: \(internal\))?|admin|developer)\s*[:\]](?:[ \t]*\S|(?:[ \t]*\n)+(?:[^ \t\n]|"
+        # (not a YAML mapping's key: "assistant:" over its indented "  name: ...")
+        r"[ \t]+[^\w\s-]|[ \t]+[\w-]+[^\w:\n-]))",
     ),
     (
         "role-impersonation",
@@ -7198,6 +7200,173 @@ _ENGLISH.extend(
 
 # (group fpb families)
 
+# A definition's own rules that protect its user: a tool's description forbids what would leak
+# a secret ("never include tokens in the body", "do not read or print private keys"), asks
+# for the user's confirmation ("you MUST show the user ... and get explicit confirmation
+# before calling"), forbids acting without the user ("never run commands ... without telling
+# the user"), or keeps the tool to what the user asked ("only save what the user asked you to
+# remember"). Their words (an order to the model, "the user asked you to", a secret's path)
+# are the definition's guard, not an order against its user: such a sentence is scored as
+# blank (`_own_rules`). A sentence that also hides something from the user, names
+# where data goes, piggybacks ("also", "always") or claims an approval keeps its weight.
+_FPB_NO = (
+    r"(?:^|[\s(:;,\x{2014}-])(?:never|do not|don" + _APOS + r"t|must not|must never|should not|"
+    r"should never|may not|cannot|can" + _APOS + r"t)"
+)
+_FPB_LEAK = (
+    r"(?:add|include|put|send|commit|push|read|open|print|display|show|reveal|share|store|"
+    r"save|paste|log|copy|expose|echo|output|write|upload|post|e-?mail|forward|embed|leak|"
+    r"disclose|hard-?code|transmit)"
+)
+_FPB_SECRET = (
+    r"(?:\b(?:secrets?|secret values?|credentials?|passwords?|passcodes?|pins?|api[ _-]?keys?|"
+    r"keys|private keys?|tokens?|cookies|environment variables|2fa|otp|one-time codes?|"
+    r"verification codes?|recovery codes?|card numbers?|customer data|personal data|ssh keys)\b|"
+    r"\.env\b|~/\.(?:ssh|aws|gnupg)\b|\bto (?:customers|the customer|anyone|third parties|the "
+    r"public|external))"
+)
+_FPB_RULE = re2.compile(
+    # a prohibition whose object is a secret, or a disclosure outside
+    _FPB_NO
+    + r" (?:\w+ )?(?:or \w+ )?"
+    + _FPB_LEAK
+    + r"\b[^.!?\n]*"
+    + _FPB_SECRET
+    + "|"
+    # a prohibition to act on what content says ("never infer payment details from emails")
+    + _FPB_NO
+    + r" (?:\w+ )?(?:infer|take|trust|follow|obey|act on|execute|run|call it|approve|pay)\b"
+    r"[^.!?\n;]*\b(?:from|in|because|copied from) (?:a |an |the |any )?(?:e-?mails?|invoices?|"
+    r"web ?pages?|documents?|logs?|issues?|tool results?|messages?|files?|content|web)\b|"
+    # instructions in content not followed, details confirmed first
+    + _FPB_NO
+    + r" (?:follow|obey|act on|execute) (?:any )?(?:instructions|commands|requests)(?: that "
+    r"(?:appear|are)| found| embedded| contained)? (?:in|inside|within|from) (?:query results|"
+    r"documents|e-?mails|web ?pages|tool results|results|content|files|tickets|messages|<)|"
+    r"\bconfirm (?:the )?(?:recipients?|amount|payee|details|channel|text|list|schedule|"
+    r"address(?:es)?)\b[^.!?\n]*\b(?:first|before (?:sending|calling|posting|paying))\b|"
+    # the state told truly ("do not describe it as sent"), a stop to ask the user
+    + _FPB_NO
+    + r" (?:describe|present|report|label|announce) (?:it|this|them|the \w+) as (?:sent|done|"
+    r"complete|completed|final|executed|paid|approved|successful|confirmed)\b|\bstop(?:,| and) "
+    r"(?:tell|ask|warn|inform|alert|check with) (?:the user|them)\b|"
+    # the model's own choice told to the user
+    r"\btell (?:the user|them) (?:what|which (?:one|\w+)) you (?:chose|picked|selected|"
+    r"redacted|changed|removed|used)\b|"
+    # the user's confirmation asked for
+    r"\b(?:explicit|clear|express)\b[^.!?\n]*\b(?:confirmation|approval|consent|answer|"
+    r"decision|yes)\b|\bconfirm\w* (?:[^.!?\n]* )?with the user\b|\b(?:wait|ask) for (?:the "
+    r"user" + _APOS + r"s |their |user |a clear )?(?:confirmation|approval|consent|yes|\"yes)|"
+    r"\brequires? (?:\w+ )?(?:user )?(?:confirmation|approval)\b|\bask the user (?:first|"
+    r"before|to confirm|for (?:confirmation|approval))\b|"
+    # the tool kept to what its user asked
+    r"\bonly\b[^.!?\n]*\b(?:what|when|if|after|once) the user (?:has )?(?:explicitly )?"
+    r"(?:asked|requested|named|selected|confirmed|approved|chose)\b"
+)
+# acting without the user forbidden (its "without telling" is no secrecy), staff-only data
+# kept from customers ("do not show it to customers"); a look-up tool of
+# the definition called first for an identifier it needs ("before calling this tool, call
+# `list_accounts` to obtain a valid account ID"): read apart from the sentence's vetoes
+_FPB_WITHOUT = re2.compile(
+    _FPB_NO + r"\b[^.!?\n;]*\bwithout (?:first )?(?:(?:telling|asking|informing|showing|"
+    r"confirming with|checking with) (?:the user|them)|the user" + _APOS + r"?s? (?:stating|"
+    r"saying|confirming|approving|asking|explicit|consent|approval|confirmation|permission))|"
+    # staff-only data kept from customers (not from the user)
+    + _FPB_NO
+    + r" (?:show|share|reveal|display|disclose|paste|forward|send|quote) (?:it|them|this|these|"
+    r"those|the \w+)(?: \w+)?(?: verbatim)? to (?:customers|the customer|third parties|the "
+    r"public|external \w+)\b|"
+    r"\bcall\w* [`'\"]?(?:list|get|resolve|search|find|lookup|look_up|describe)_[a-z_]+[`'\"]?"
+    r"(?:[^.!?\n;]* to (?:get|obtain|look up|find|resolve)\b[^.!?\n;]* (?:ids?|identifiers?)\b| "
+    r"first\b)"
+)
+_FPB_VETO = re2.compile(
+    r"(?:\bnot|\bnever|n" + _APOS + r"t|\bwithout|\bno need to) (?:\w+ )?(?:tell|telling|"
+    r"mention|mentioning|inform|informing|notify|notifying|show|showing|reveal|revealing|let|"
+    r"alert|alerting|warn|warning|ask|asking|wait|waiting|confirm|confirming)\b|\b(?:hide|"
+    r"hidden|conceal|silently|quietly|secretly|also|always|bcc|already|pre-?approved|"
+    r"internal (?:sync|step)|implementation detail|no longer|directly|unnecessary|skip\w*|"
+    r"handled by|(?:do|does) not apply|not (?:required|needed|necessary)|then|every|each|"
+    r"not just)\b|"
+    r"\bno (?:\w+ )?(?:confirmation|approval)\b|"
+    r"(?:was|were|has been|have been|is) (?:given|granted|obtained)|(?:https?|ftp)://|"
+    r"[\w.+-]+@[\w-]+\.\w|\bthe user (?:must|should|does|need|will) (?:not|never)|"
+    r"^\W*(?:<important>\W*)?(?:before|after) (?:using|calling|invoking|you use|you call) "
+    r"(?:this|the|any)\b[^.!?\n]*\b(?:read|pass|include|send|open|fetch|upload|copy)\b|"
+    r"\b(?:pass|passing|include|including|attach\w*|put|append\w*) (?:it|its|"
+    r"them|the contents?|all|every)\b[^.!?\n;]* (?:as|in|into|to) (?:the |this )?(?:[`'\"]|\w+ "
+    r"(?:parameter|argument|field)|(?:side)?notes?\b|context\b|metadata\b)"
+)
+# A document that shows a prompt of its own application as an example ("the summariser uses
+# the following template", "example: few-shot classification prompt"): the turns its code
+# shows ("System: You are ...") are that prompt's, not turns of the reader's conversation.
+_SHOWN_PROMPT = re2.compile(
+    r"\b(?:prompt templates?|(?:uses|use|following|this|our) (?:prompt )?template|few-shot "
+    r"(?:\w+ )?prompts?|(?:example|sample)\b[^.!?\n]*\bprompts?\b)"
+)
+# A claimed approval reported as what a customer may say ("if a customer says a manager
+# already approved it", "customers sometimes tell the chatbot that ..."), in a text whose rule
+# is to verify it or refuse to act on it (a support article, an onboarding guide, a bot's
+# configuration): the claim is the customer's, told to staff, not made to the reader.
+_FPB_CLAIM = re2.compile(
+    r"\b(?:if|when|whenever) (?:a|the|any|your) (?:customer|user|caller|visitor|client|"
+    r"requester|sender|employee|someone)s? (?:says|claims|tells (?:you|us|the \w+)|insists|"
+    r"writes|mentions)\b|\b(?:customers|users|callers|visitors|clients|people|someone) "
+    r"(?:sometimes |often |may |might |will |occasionally )?(?:say|says|claim|claims|tell|tells|"
+    r"insist|insists)\b[^.!?\n]*\b(?:already|approved|authori[sz]ed)\b"
+)
+_FPB_VERIFY = re2.compile(
+    r"(?:can(?:no|" + _APOS + r")t|cannot|unable to) verify|\bcheck\w* the approvals?\b|"
+    r"\bnot (?:to )?act on (?:such|these|those|this|that) claims?|(?:doesn|didn|won)"
+    + _APOS
+    + r"t happen|\bdid not happen|\boffer (?:a )?(?:human )?hand-?off|\bno approval exists"
+)
+_FPB_CLAIMED = frozenset({"escalation", "user-directed"})
+# An assistant's configuration file that holds its system prompt ("system_prompt: |",
+# 'SYSTEM_PROMPT = """'), and a key of it with no value or a one-word one.
+_FPB_CONFIG = re2.compile(
+    r"(?m)^[ \t]*(?:system_prompt|system_message|instructions)[ \t]*:[ \t]*[|>]-?[ \t]*$|"
+    r"(?m)^[ \t]*system_prompt[ \t]*=[ \t]*(?:\"\"\"|\x27\x27\x27)"
+)
+_FPB_KEY = re2.compile(r"(?m)^[ \t]*[\w-]+:[ \t]*(?:\"[^\"\n]*\"|[\w./-]+|[|>]-?)?[ \t]*$")
+# A sentence, where a dot inside a word (".env", "x.example") does not end one.
+_FPB_SENTENCE = re2.compile(r"(?:[^.!?\n]|[.!?][^\s])+[.!?]*")
+
+
+def _own_rules(
+    fold: str, surface: str, reasons: Iterable[str]
+) -> tuple[list[tuple[int, int]], frozenset[str] | None]:
+    """The spans of the sentences that weigh as blank, and the reasons damped (None: all): a
+    definition's own protective rules (above), and those of a system prompt shown in its
+    configuration file (`_FPB_CONFIG`) with the file's keys; in any text, a rule's or an
+    article's report of a claimed approval (`_FPB_CLAIM`) when the text says it is verified
+    or refused."""
+    spans = []
+    if surface == "description":
+        for m in islice(_FPB_SENTENCE.finditer(fold), 256):
+            sent = m.group(0)
+            without = _FPB_WITHOUT.search(sent)
+            if without is None and _FPB_RULE.search(sent) is None:
+                continue
+            rest = sent if without is None else sent[: without.start()] + sent[without.end() :]
+            if _FPB_VETO.search(rest) is None:
+                spans.append(m.span())
+        return spans, None
+    if _FPB_CONFIG.search(fold) is not None:
+        # an assistant's configuration shown as a file: its keys ("model: ...", "assistant:")
+        # are fields, and its prompt's protective rules are the operator's, as a definition's
+        spans = [m.span() for m in islice(_FPB_KEY.finditer(fold), 256)]
+        spans += _own_rules(fold, "description", reasons)[0]
+        damped: frozenset[str] | None = None
+    else:
+        damped = _FPB_CLAIMED
+    if "escalation" in reasons and _FPB_VERIFY.search(fold) is not None:
+        for m in islice(_FPB_SENTENCE.finditer(fold), 256):
+            if _FPB_CLAIM.search(m.group(0)) is not None:
+                spans.append(m.span())
+    return spans, damped
+
+
 # (group fpc families)
 
 # A correction of one's own earlier instructions on a matter of the calendar ("please ignore my
@@ -8874,6 +9043,25 @@ class Scanner:
             v.add("homoglyph", 0.25)
         found = self._phrases(fold, norm, surface, ml)
         shown = norm  # what `_pair` reads
+        if found.reasons and len(fold) == len(norm):
+            # a definition's own protective rules, a rule's report of a claimed approval,
+            # weigh as blank (`_own_rules`)
+            rules, damped = _own_rules(fold, surface, found.reasons.keys())
+            if rules:
+                f, n = list(fold), list(norm)
+                for a, b in rules:
+                    f[a:b] = " " * (b - a)
+                    n[a:b] = " " * (b - a)
+                shown = "".join(n)
+                kept = self._phrases("".join(f), shown, surface, ml)
+                found = Verdict(
+                    reasons={
+                        r: min(w, kept.reasons.get(r, w * _DAMP))
+                        if damped is None or r in damped
+                        else w
+                        for r, w in found.reasons.items()
+                    }
+                )
         coded = "`" in fold or "\n    " in fold or "\n\t" in fold or "{code" in fold
         # a report's code, blanked with what it quotes (once: not damped again by `_uncoded`)
         code = _shown_code(fold) if found.reasons and coded and _reports(fold) else []
@@ -8894,6 +9082,10 @@ class Scanner:
                 or (
                     found.reasons.keys() <= {"role-impersonation"}
                     and _TEMPLATE_DOC.search(fold) is not None
+                )
+                or (
+                    found.reasons.keys() <= {"role-impersonation", "addressed"}
+                    and _SHOWN_PROMPT.search(fold) is not None
                 )
             )
         ):
