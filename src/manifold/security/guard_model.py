@@ -51,7 +51,7 @@ ALONE: Final = 0.6
 # any, weaker) is doubted when the model's probability is below `DOUBT` and the text is long
 # enough for the model to judge: such a text is marked, not refused (`Verdict.doubted`). On
 # four authors the model was not trained on, 8 of the 70 benign texts refused were such, and
-# 1 of the 663 injections refused (on all 53 corpora: 45 benign texts freed, 12 injections
+# 1 of the 663 injections refused (on all 52 corpora: 45 benign texts freed, 12 injections
 # marked instead of refused). The honest texts one pattern refuses alone (a support macro's
 # "agent, tell the customer", a FAQ's "can the bot give me admin") are where the rules are
 # least sure; a short request ("only the first letter of the password") is where the model is.
@@ -64,7 +64,7 @@ SURE: Final = 0.9  # a signal this strong (a chat template's own tokens) is neve
 # not know in every phrasing) or one the model cannot read (hidden text, an encoded payload,
 # look-alike letters, another language's phrase: the model reads the visible words, in its
 # languages). What is left are refusals on context (a poisoned definition's markers, secrecy,
-# a link that carries data, a claim of approval): on all 53 corpora 22 benign texts freed, 2
+# a link that carries data, a claim of approval): on all 52 corpora 22 benign texts freed, 2
 # injections marked instead of refused; on the four authors above 6 benign texts freed, none
 # of their injections.
 KEPT: Final = frozenset(  # reasons that keep a refusal of several signals
