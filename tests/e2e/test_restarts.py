@@ -148,31 +148,39 @@ def test_crash_loop_backs_off_to_the_ceiling_and_resets_after_a_good_run(tmp_pat
 
 
 def test_time_queued_for_a_slot_counts_against_the_timeout(tmp_path: Path) -> None:
-    # No restart after a streak of timeouts here: on a loaded machine three of the four calls can
-    # reach the upstream and time out there, and the fourth would then be refused as "upstream
-    # down" instead of timing out in the queue, which is what this test watches.
-    rec = recorder("rec", max_in_flight=1, timeout=2, restart_after_timeouts=0)
+    # The slot is held by a call with a longer timeout (`linger`, 6 s), so the queued calls'
+    # own 2 s run out while it is surely still taken: no instant where it is handed over. No
+    # restart after a streak of timeouts here either.
+    rec = recorder(
+        "rec",
+        "--linger-tool",
+        max_in_flight=1,
+        timeout=2,
+        tool_timeouts={"linger": 6},
+        restart_after_timeouts=0,
+    )
     cfg = write_config(tmp_path / "gw.yaml", {"rec": rec})
     with StdioGateway(cfg, tmp_path / "gw.log") as gw:
         gw.initialize()
         t0 = time.monotonic()
+        holder = gw.send("tools/call", {"name": "rec__linger", "arguments": {"seconds": 30}})
         ids = [
             gw.send("tools/call", {"name": "rec__hold", "arguments": {"seconds": 30}})
-            for _ in range(4)
+            for _ in range(3)
         ]
         errs = [error_of(gw.wait_answer(rid, 60)) for rid in ids]
-        # Every call ends at its own 2 s timeout, queued or not (not at 2, 4, 6 and 8 s).
+        # Every queued call ends at its own 2 s timeout, in the queue (not at 6 + 2 s, nor at
+        # 2, 4 and 6 s), and says it found no free slot.
         last = max(gw.answered_at(rid) for rid in ids) - t0
         assert last < 5.0, last
         for e in errs:
             assert e["code"] == -32001 and e["data"] == {"reason": "timeout", "upstream": "rec"}, e
-        # The first call held the slot until its timeout, and the queued ones ran out of time
-        # waiting. Those handed the slot in their last instant go upstream with what is left
-        # and time out there (which ones is scheduling); a call still queued at its deadline
-        # says it found no free slot.
-        queued = [e for e in errs if "no free slot" in e["message"]]
-        assert queued, errs
-        assert all("max_in_flight 1" in e["message"] for e in queued), queued
+            assert "no free slot" in e["message"] and "max_in_flight 1" in e["message"], e
+        # The holder ends at its own 6 s, upstream.
+        e = error_of(gw.wait_answer(holder, 60))
+        assert e["data"] == {"reason": "timeout", "upstream": "rec"}, e
+        assert "did not answer tools/call within 6 s" in e["message"], e
+        assert gw.answered_at(holder) - t0 >= 6.0
         assert text_of(gw.tool("rec__echo", {"text": "after"})) == "rec:after"
 
 

@@ -36,6 +36,7 @@ parser.add_argument("--stderr-chatter", action="store_true")
 parser.add_argument("--odd-schema", action="store_true")
 parser.add_argument("--annotated", action="store_true")
 parser.add_argument("--issue-tool", action="store_true")
+parser.add_argument("--linger-tool", action="store_true", help="a second tool that holds")
 args = parser.parse_args()
 
 TOOLS = [
@@ -79,6 +80,8 @@ if args.annotated:
 if args.odd_schema:
     odd = {"type": "object", "properties": {"text": {"type": "no-such-type"}}}
     TOOLS.append({"name": "odd", "description": "Echo text.", "inputSchema": odd})
+if args.linger_tool:
+    TOOLS.append({**TOOLS[0], "name": "linger", "description": "Answer after some seconds, too."})
 if args.issue_tool:
     props = {
         "owner": {"type": "string"},
@@ -135,7 +138,7 @@ def on_call(rid: Any, params: dict[str, Any]) -> None:
     name = params.get("name")
     a = params.get("arguments") or {}
     state["calls"].append({"name": name, "arguments": params.get("arguments")})
-    if name == "hold":
+    if name == "hold" or (name == "linger" and args.linger_tool):
         holds[rid] = asyncio.ensure_future(hold(rid, float(a.get("seconds", 1))))
     elif name == "stats":
         st = {**state, "pid": os.getpid()}
