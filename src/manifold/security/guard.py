@@ -7195,6 +7195,29 @@ _ENGLISH.extend(
 
 # (group fpa families)
 
+
+def _quoted_once(found: Verdict, said: Verdict, damped: frozenset[str]) -> Verdict:
+    """`found` with the reasons (of `damped`) that only a report's examples held counted once:
+    the strongest keeps `_DAMP` of its weight, the others none. A red-team table, a detector's
+    test fixture or a training page quotes many payloads, each of another kind (an override,
+    a chat template's token, a destructive command); one example shown is evidence of one
+    example, and what the text says outside its examples keeps its weight."""
+    out = Verdict()
+    rest: dict[str, float] = {}
+    for r, w in found.reasons.items():
+        if r not in damped:
+            out.add(r, w)
+        elif r in said.reasons:
+            out.add(r, min(w, said.reasons[r]))
+        else:
+            rest[r] = w
+    if rest:
+        top = max(rest, key=lambda r: rest[r])
+        for r in rest:
+            out.reasons.setdefault(r, 0.0)
+        out.reasons[top] = max(out.reasons[top], rest[top] * _DAMP)
+    return out
+
 # (group fpb families)
 
 # (group fpc families)
@@ -8920,6 +8943,8 @@ class Scanner:
                 said.reasons.pop(r, None)
                 if r in asked.reasons:
                     said.reasons[r] = asked.reasons[r]
+        if damped is _ABOUT_DAMPED:
+            return _quoted_once(found, said, damped)
         out = Verdict()
         for r, w in found.reasons.items():
             out.add(r, min(w, said.reasons.get(r, w * _DAMP)) if r in damped else w)
@@ -8946,10 +8971,7 @@ class Scanner:
         if sum(c.isalpha() for c in blank) < 40:  # all code, no document around it
             return found
         said = self._phrases(blank, "".join(n), surface, ml)
-        out = Verdict()
-        for r, w in found.reasons.items():
-            out.add(r, min(w, said.reasons.get(r, w * _DAMP)) if r in _ABOUT_DAMPED else w)
-        return out
+        return _quoted_once(found, said, _ABOUT_DAMPED)
 
     def _pair(self, bare: str, found: Verdict, ml: bool = True) -> None:
         """`paired` when one sentence holds a goal signal and is written for the model.
