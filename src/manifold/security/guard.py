@@ -7218,6 +7218,97 @@ def _quoted_once(found: Verdict, said: Verdict, damped: frozenset[str]) -> Verdi
         out.reasons[top] = max(out.reasons[top], rest[top] * _DAMP)
     return out
 
+
+# A table of specimens (a red-team log, a detector's evaluation set, a rule list, an eval
+# fixture): a header row (CSV or markdown) or a JSON record that names what its rows are about
+# (a payload, a technique, a detector's verdict, the expected outcome) and a column or key
+# that holds the specimen itself. The specimen cells are what the table exhibits, not what it
+# says to its reader (`_specimens`); the other cells are read as they stand.
+_SPEC_HEAD = re2.compile(
+    r"\b(?:payloads?|techniques?|attacks?|injections?|detectors?|detections?|\w*verdicts?|"
+    r"expected(?:_\w+)?|blocked(?:_by\w*)?|severity|findings?|red[ _-]?team|tactics?|"
+    r"exploits?|malicious|poison\w*|jailbreaks?|rule_id|carriers?|attack_type|test_id|"
+    r"case_id|grader)\b"
+)
+_SPEC_COLUMN = re2.compile(
+    r"\b(?:\w*payloads?\w*|\w*excerpts?|samples?|snippets?|patterns?|specimens?|examples?|"
+    r"attack(?:_\w+)?|malicious_\w+|injected_\w+|poisoned_\w+|adversarial_\w+|"
+    r"input_document|input_text|(?:attack|test) strings?)\b"
+)
+_SPEC_JSON = re2.compile(
+    r"\"((?:[a-z_]*_)?(?:payload|malicious|injected|poisoned|adversarial|attack|input_document|"
+    r"sample|specimen)[a-z_]*)\"\s*:\s*(\"(?:[^\"\\\n]|\\.)*\")"
+)
+_CSV_CELL = re.compile(r'(?:^|,)("(?:[^"\n]|"")*"|[^,\n]*)')
+_MD_CELL = re.compile(r"\|([^|\n]*)(?=\|)")
+_QUOTED_CELL = re.compile(
+    "\"[^\"\\n]{4,}\"|'[^'\\n]{4,}'|`[^`\\n]{4,}`|\u201c[^\u201d\\n]{4,}\u201d"
+)
+_OPEN_Q = "\"'`\u201c\u2018"
+_CLOSE_Q = "\"'`\u201d\u2019"
+
+
+def _cells(line: str, md: bool) -> list[tuple[int, int]]:
+    """The spans of a table row's cells (markdown or CSV)."""
+    return [m.span(1) for m in (_MD_CELL if md else _CSV_CELL).finditer(line)]
+
+
+def _specimens(fold: str) -> list[tuple[int, int]]:
+    """The spans of the specimens a table or an eval record exhibits: in the rows under a
+    header that names its subject (`_SPEC_HEAD`), the cells of a specimen column
+    (`_SPEC_COLUMN`) and the quotations of the other cells; in a JSON record with such a key,
+    the values of its specimen keys."""
+    spans: list[tuple[int, int]] = []
+    if '":' in fold and _SPEC_HEAD.search(fold) is not None:
+        spans += [m.span(2) for m in islice(_SPEC_JSON.finditer(fold), 256)]
+    if "," not in fold and "|" not in fold:
+        return spans
+    pos, md = 0, False
+    cols: set[int] | None = None  # the specimen columns of the table being read
+    for line in fold.split("\n")[:_FRAME_LINES]:
+        at, pos = pos, pos + len(line) + 1
+        row = line.strip()
+        is_md = row.startswith("|") and row.endswith("|") and row.count("|") >= 3
+        is_csv = not is_md and row.count(",") >= 2 and row[:1] not in "{[" and '":' not in row
+        if cols is not None and (is_md if md else is_csv):
+            if md and set(row) <= set("|-: "):
+                continue  # the header's rule
+            for k, (a, b) in enumerate(_cells(line, md)):
+                cell = line[a:b].strip()
+                if k in cols and len(cell) > 1 and cell[0] in _OPEN_Q and cell[-1] in _CLOSE_Q:
+                    spans.append((at + a, at + b))  # a specimen quoted as a whole
+                else:
+                    # (a specimen column's cell left unquoted is read as it stands: a "live
+                    # row" in a payload table speaks to its reader)
+                    spans += [
+                        (at + a + q.start(), at + a + q.end())
+                        for q in _QUOTED_CELL.finditer(line[a:b])
+                    ]
+            continue
+        cols = None
+        if (is_md or is_csv) and _SPEC_HEAD.search(row) is not None:
+            md = is_md
+            names = [line[a:b] for a, b in _cells(line, md)]
+            cols = {k for k, n in enumerate(names) if _SPEC_COLUMN.search(n) is not None}
+    return spans
+
+
+def _unshown_specimens(text: str) -> str:
+    """`text` with the specimens of its tables and eval records (`_specimens`) blanked."""
+    if "," not in text and "|" not in text and '":' not in text:
+        return text
+    low = text.lower()
+    if len(low) != len(text):
+        return text
+    spans = _specimens(low)
+    if not spans:
+        return text
+    t = list(text)
+    for a, b in spans:
+        t[a:b] = " " * (b - a)
+    return "".join(t)
+
+
 # (group fpb families)
 
 # (group fpc families)
@@ -8653,17 +8744,20 @@ class Scanner:
         # held, for a gateway whose text is all English.
         ml = not self._ml_triggers.isdisjoint(fired)
         model = self.model
+        if model is not None:
+            # the model reads a table's or an eval record's specimens blanked (`_specimens`)
+            seen = _unshown_specimens(text)
         # A long text's probability is computed in another thread meanwhile (the rules' scan
         # spends most of its time in RE2, which lets go of the interpreter lock).
         prob = (
-            _PARTS.submit(model.prob, text, self.suspicious)
+            _PARTS.submit(model.prob, seen, self.suspicious)
             if model is not None and _PARTS is not None and len(text) >= _MODEL_APART
             else None
         )
         self._scan(text, surface, v, 0, ml)
         v.finish()
         if model is not None:
-            model.apply(text, v, self.suspicious, prob, surface)
+            model.apply(seen, v, self.suspicious, prob, surface)
         return v
 
     def _scan(self, text: str, surface: str, v: Verdict, depth: int, ml: bool = True) -> None:
@@ -8692,10 +8786,13 @@ class Scanner:
         coded = "`" in fold or "\n    " in fold or "\n\t" in fold or "{code" in fold
         # a report's code, blanked with what it quotes (once: not damped again by `_uncoded`)
         code = _shown_code(fold) if found.reasons and coded and _reports(fold) else []
-        if any(r in _DAMPED for r in found.reasons) or (
-            "exfil-url" in found.reasons and (_reports_ml(fold) or _reports_twice(fold))
+        spec = _specimens(fold) if found.reasons else []  # a table's or a record's specimens
+        if (
+            spec
+            or any(r in _DAMPED for r in found.reasons)
+            or ("exfil-url" in found.reasons and (_reports_ml(fold) or _reports_twice(fold)))
         ):
-            found = self._unmentioned(fold, norm, surface, found, ml, code)
+            found = self._unmentioned(fold, norm, surface, found, ml, code + spec)
         else:
             code = []
         if (
@@ -8739,7 +8836,10 @@ class Scanner:
             found.reasons.pop("tool-order", None)  # counts only with what only the model has
         v.merge(found)
         about: bool | None = None  # whether the text is about injections (asked once)
+        shown_cells = "\n".join(fold[a:b] for a, b in spec)
         for payload in hidden:
+            if shown_cells and _folded(payload).strip() in shown_cells:
+                continue  # a table's specimen (an HTML comment quoted in its payload column)
             inner = Verdict()
             # "<!-- agent: ... -->": the comment's text from its first word, so that a pattern
             # for the model named at the start of a line finds it there
