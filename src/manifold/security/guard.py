@@ -3883,6 +3883,7 @@ _DAMPED = frozenset(
 # question (`Scanner._unmentioned`).
 _ASKS: Final = frozenset({"secret-request", "prompt-request"})
 _ABOUT_DAMPED: Final = _DAMPED | {"exfil-url", "poison-marker", "paired", "secrecy", "sensitive"}
+_ABOUT_DAMPED |= {"encoded", "encoded-cue"}  # (fpa) a report's quoted "decode and follow"
 
 # What an order aimed at the model goes after (the goal signals): alone each is medium, as a
 # document for people gives such orders too ("save your settings permanently").
@@ -7309,6 +7310,13 @@ def _unshown_specimens(text: str) -> str:
     return "".join(t)
 
 
+def _shown_encoded(fold: str) -> float:
+    """How much what a text encodes weighs when no order to decode it stands: `_DAMP` in a
+    text about injections (an article on encoding tricks shows its examples encoded), all of
+    it elsewhere."""
+    return _DAMP if _about_injections(fold) or _reports_twice(fold) else 1.0
+
+
 # (group fpb families)
 
 # (group fpc families)
@@ -8864,8 +8872,12 @@ class Scanner:
                         v.add("hidden-order", 0.45)
                     break
         if depth < _MAX_DEPTH:
-            if "encoded-cue" in v.reasons and next(self._decoded(text, fold, depth), None):
+            cue = v.reasons.get("encoded-cue", 0.0) >= 0.3  # (not one a report quotes)
+            if cue and next(self._decoded(text, fold, depth), None):
                 v.add("encoded", 0.5)  # an order to decode and act, and a payload to decode
+            # a text about injections that asks nothing decoded: what it encodes is an example
+            # it shows ("base64-encoded (`aWdub3Jl...`)", "decodes to a classic override")
+            shown = 1.0 if cue else _shown_encoded(fold)
             for decoded in self._decoded(text, fold, depth):
                 inner = Verdict()
                 self._scan(decoded, surface, inner, depth + 1)
@@ -8875,8 +8887,8 @@ class Scanner:
                 ):
                     inner.add("encoded-order", 0.45)  # an order came out of the decoding
                 if inner.reasons and max(inner.reasons.values()) >= 0.4:
-                    v.add("encoded", 0.5)
-                    v.merge(inner)
+                    v.add("encoded", 0.5 * shown)
+                    v.merge(inner, shown)
 
     def _phrases(self, fold: str, norm: str, surface: str, langs: bool = True) -> Verdict:
         found = Verdict()
