@@ -7317,6 +7317,37 @@ def _shown_encoded(fold: str) -> float:
     return _DAMP if _about_injections(fold) or _reports_twice(fold) else 1.0
 
 
+# A carrier a report exhibits: quoted as a whole ("<!-- assistant: ... -->" in a list of
+# examples, a test's string literal), in a code span or a fenced block, or right after the
+# words that introduce an example ("a hidden comment such as <!-- ... -->").
+_CARRIER_SHOWN = re2.compile(
+    r"(?:[\"'`\x{201C}\x{2018}\x{00AB}]|\b(?:such as|e\.g\.,?|for example,?|for instance,?|"
+    r"like|said|says|reads?|read:|containing:?|contains:?|as in))\s*$"
+)
+
+
+def _shown_carrier(fold: str, payload: str) -> bool:
+    """Whether a hidden carrier's payload is one that a report on injections, or a source
+    file's string literal, shows as an example (`_CARRIER_SHOWN`) rather than hides."""
+    p = _folded(payload).strip()
+    if len(p) < 4:
+        return False
+    at = fold.find(p)
+    if at < 0:
+        return False
+    line_start = fold.rfind("\n", 0, at) + 1
+    open_at = fold.rfind("<", line_start, at)
+    if open_at < 0:
+        return False
+    before = fold[line_start:open_at]
+    inside = fold.count("```", 0, open_at) % 2 == 1
+    if not inside and _CARRIER_SHOWN.search(before) is None:
+        return False
+    if len(list(islice(_CODE_LINE.finditer(fold), _CODE_LINES))) >= _CODE_LINES:
+        return True  # a test's fixture: its literals are data
+    return _reports(fold)
+
+
 # (group fpb families)
 
 # (group fpc families)
@@ -8848,6 +8879,8 @@ class Scanner:
         for payload in hidden:
             if shown_cells and _folded(payload).strip() in shown_cells:
                 continue  # a table's specimen (an HTML comment quoted in its payload column)
+            if _shown_carrier(fold, payload):
+                continue
             inner = Verdict()
             # "<!-- agent: ... -->": the comment's text from its first word, so that a pattern
             # for the model named at the start of a line finds it there
