@@ -7241,7 +7241,7 @@ _SPEC_JSON = re2.compile(
     r"sample|specimen)[a-z_]*)\"\s*:\s*(\"(?:[^\"\\\n]|\\.)*\")"
 )
 _CSV_CELL = re.compile(r'(?:^|,)("(?:[^"\n]|"")*"|[^,\n]*)')
-_MD_CELL = re.compile(r"\|([^|\n]*)(?=\|)")
+_MD_CELL = re.compile(r"\|((?:[^|\n\\]|\\.)*)(?=\|)")  # ("\|" inside a cell is a pipe)
 _QUOTED_CELL = re.compile(
     "\"[^\"\\n]{4,}\"|'[^'\\n]{4,}'|`[^`\\n]{4,}`|\u201c[^\u201d\\n]{4,}\u201d"
 )
@@ -7317,6 +7317,12 @@ def _shown_encoded(fold: str) -> float:
     return _DAMP if _about_injections(fold) or _reports_twice(fold) else 1.0
 
 
+def _carrier_key(payload: str) -> str:
+    """A hidden payload's words as the scan's fold holds them (up to a tag it holds, which the
+    payload's own folding blanks): what to look it up by."""
+    return _folded(payload).strip().split("  ")[0][:60]
+
+
 # A carrier a report exhibits: quoted as a whole ("<!-- assistant: ... -->" in a list of
 # examples, a test's string literal), in a code span or a fenced block, or right after the
 # words that introduce an example ("a hidden comment such as <!-- ... -->").
@@ -7329,7 +7335,7 @@ _CARRIER_SHOWN = re2.compile(
 def _shown_carrier(fold: str, payload: str) -> bool:
     """Whether a hidden carrier's payload is one that a report on injections, or a source
     file's string literal, shows as an example (`_CARRIER_SHOWN`) rather than hides."""
-    p = _folded(payload).strip()
+    p = _carrier_key(payload)
     if len(p) < 4:
         return False
     at = fold.find(p)
@@ -7346,6 +7352,27 @@ def _shown_carrier(fold: str, payload: str) -> bool:
     if len(list(islice(_CODE_LINE.finditer(fold), _CODE_LINES))) >= _CODE_LINES:
         return True  # a test's fixture: its literals are data
     return _reports(fold)
+
+
+# A report's list of specimens: a line that is one quotation and nothing else, after at most a
+# list marker or a short label ("- \"...\"", "B.2 \"...\"", "(d) \"...\"").
+_QUOTED_LINE = re2.compile(
+    r"(?m)^[ \t]*(?:[-*>\x{2022}]|\(?[a-z0-9]{1,3}[.):]|[a-z]{1,2}\.?\d{1,3}(?:\.\d{1,2})?:?)?"
+    r"[ \t]*(\"[^\"\n]{6,}\"|\x{201C}[^\x{201D}\n]{6,}\x{201D})[ \t]*[.,;]?[ \t]*$"
+)
+
+
+def _quoted_lines(fold: str) -> list[tuple[int, int]]:
+    """The spans of the lines of a report that each quote one specimen (`_QUOTED_LINE`): none
+    when what frames them as a report is only inside them (a comment quoted whole that
+    says "e.g." is still a comment)."""
+    spans = [m.span(1) for m in islice(_QUOTED_LINE.finditer(fold), 256)]
+    if not spans:
+        return spans
+    f = list(fold)
+    for a, b in spans:
+        f[a:b] = " " * (b - a)
+    return spans if _reports("".join(f)) else []
 
 
 # (group fpb families)
@@ -8826,6 +8853,8 @@ class Scanner:
         # a report's code, blanked with what it quotes (once: not damped again by `_uncoded`)
         code = _shown_code(fold) if found.reasons and coded and _reports(fold) else []
         spec = _specimens(fold) if found.reasons else []  # a table's or a record's specimens
+        if found.reasons and ('"' in fold or "\u201c" in fold):
+            spec += _quoted_lines(fold)
         if (
             spec
             or any(r in _DAMPED for r in found.reasons)
@@ -8877,7 +8906,7 @@ class Scanner:
         about: bool | None = None  # whether the text is about injections (asked once)
         shown_cells = "\n".join(fold[a:b] for a, b in spec)
         for payload in hidden:
-            if shown_cells and _folded(payload).strip() in shown_cells:
+            if shown_cells and _carrier_key(payload) in shown_cells:
                 continue  # a table's specimen (an HTML comment quoted in its payload column)
             if _shown_carrier(fold, payload):
                 continue
