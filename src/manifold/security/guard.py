@@ -7354,6 +7354,19 @@ def _shown_carrier(fold: str, payload: str) -> bool:
     return _reports(fold)
 
 
+def _in_literal(fold: str, payload: str) -> bool:
+    """Whether a hidden carrier stands inside a string literal of a source file (a test's
+    fixture: an open quote before it on its line)."""
+    p = _carrier_key(payload)
+    at = fold.find(p) if len(p) >= 4 else -1
+    if at < 0:
+        return False
+    before = fold[fold.rfind("\n", 0, at) + 1 : at]
+    if before.count('"') % 2 == 0 and before.count("'") % 2 == 0:
+        return False
+    return len(list(islice(_CODE_LINE.finditer(fold), _CODE_LINES))) >= _CODE_LINES
+
+
 # A report's list of specimens: a line that is one quotation and nothing else, after at most a
 # list marker or a short label ("- \"...\"", "B.2 \"...\"", "(d) \"...\"").
 _QUOTED_LINE = re2.compile(
@@ -8908,7 +8921,7 @@ class Scanner:
         for payload in hidden:
             if shown_cells and _carrier_key(payload) in shown_cells:
                 continue  # a table's specimen (an HTML comment quoted in its payload column)
-            if _shown_carrier(fold, payload):
+            if _shown_carrier(fold, payload) or _in_literal(fold, payload):
                 continue
             inner = Verdict()
             # "<!-- agent: ... -->": the comment's text from its first word, so that a pattern
