@@ -3882,8 +3882,16 @@ _DAMPED = frozenset(
 # The reader's own secret or prompt asked for: damped in quotations and reports, not as a
 # question (`Scanner._unmentioned`).
 _ASKS: Final = frozenset({"secret-request", "prompt-request"})
-_ABOUT_DAMPED: Final = _DAMPED | {"exfil-url", "poison-marker", "paired", "secrecy", "sensitive"}
-_ABOUT_DAMPED |= {"encoded", "encoded-cue"}  # (fpa) a report's quoted "decode and follow"
+# (and a report's quoted "decode and follow": `encoded`, `encoded-cue`)
+_ABOUT_DAMPED: Final = _DAMPED | {
+    "exfil-url",
+    "poison-marker",
+    "paired",
+    "secrecy",
+    "sensitive",
+    "encoded",
+    "encoded-cue",
+}
 
 # What an order aimed at the model goes after (the goal signals): alone each is medium, as a
 # document for people gives such orders too ("save your settings permanently").
@@ -8952,7 +8960,7 @@ class Scanner:
                 v.add("encoded", 0.5)  # an order to decode and act, and a payload to decode
             # a text about injections that asks nothing decoded: what it encodes is an example
             # it shows ("base64-encoded (`aWdub3Jl...`)", "decodes to a classic override")
-            shown = 1.0 if cue else _shown_encoded(fold)
+            scale = 1.0 if cue else _shown_encoded(fold)
             for decoded in self._decoded(text, fold, depth):
                 inner = Verdict()
                 self._scan(decoded, surface, inner, depth + 1)
@@ -8962,8 +8970,8 @@ class Scanner:
                 ):
                     inner.add("encoded-order", 0.45)  # an order came out of the decoding
                 if inner.reasons and max(inner.reasons.values()) >= 0.4:
-                    v.add("encoded", 0.5 * shown)
-                    v.merge(inner, shown)
+                    v.add("encoded", 0.5 * scale)
+                    v.merge(inner, scale)
 
     def _phrases(self, fold: str, norm: str, surface: str, langs: bool = True) -> Verdict:
         found = Verdict()
