@@ -7382,18 +7382,27 @@ _QUOTED_LINE = re2.compile(
     r"[ \t]*(\"[^\"\n]{6,}\"|\x{201C}[^\x{201D}\n]{6,}\x{201D})[ \t]*[.,;]?[ \t]*$"
 )
 
+# A line that introduces a list of specimens ("Example rows (label 1):", "Sample payloads:").
+_SPECIMENS_INTRO = re2.compile(
+    r"(?m)^[ \t#*-]*(?:[\w-]+ ){0,3}?(?:examples?|samples?|payloads?|specimens?|fixtures?|"
+    r"test (?:cases?|strings?|inputs?)|attack strings?)\b[^\n:]*:[ \t]*$"
+)
+
 
 def _quoted_lines(fold: str) -> list[tuple[int, int]]:
     """The spans of the lines of a report that each quote one specimen (`_QUOTED_LINE`): none
     when what frames them as a report is only inside them (a comment quoted whole that
     says "e.g." is still a comment)."""
+    if '":' in fold:
+        return []  # JSON: a line that is one string is an array's item, not a quotation
     spans = [m.span(1) for m in islice(_QUOTED_LINE.finditer(fold), 256)]
     if not spans:
         return spans
     f = list(fold)
     for a, b in spans:
         f[a:b] = " " * (b - a)
-    return spans if _reports("".join(f)) else []
+    rest = "".join(f)
+    return spans if _reports(rest) or _SPECIMENS_INTRO.search(rest) is not None else []
 
 
 # (group fpb families)
