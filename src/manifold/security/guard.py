@@ -7384,7 +7384,7 @@ _QUOTED_LINE = re2.compile(
 
 # A line that introduces a list of specimens ("Example rows (label 1):", "Sample payloads:").
 _SPECIMENS_INTRO = re2.compile(
-    r"(?m)^[ \t#*-]*(?:[\w-]+ ){0,3}?(?:examples?|samples?|payloads?|specimens?|fixtures?|"
+    r"(?m)^[^\n:]*\b(?:examples?|samples?|payloads?|specimens?|fixtures?|"
     r"test (?:cases?|strings?|inputs?)|attack strings?)\b[^\n:]*:[ \t]*$"
 )
 
