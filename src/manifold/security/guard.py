@@ -7384,8 +7384,8 @@ _QUOTED_LINE = re2.compile(
 
 # A line that introduces a list of specimens ("Example rows (label 1):", "Sample payloads:").
 _SPECIMENS_INTRO = re2.compile(
-    r"(?m)^[^\n:]*\b(?:examples?|samples?|payloads?|specimens?|fixtures?|"
-    r"test (?:cases?|strings?|inputs?)|attack strings?)\b[^\n:]*:[ \t]*$"
+    r"(?m)^[ \t#*-]*(?:[\w-]+ )*?(?:examples?|samples?|payloads?|specimens?|fixtures?|"
+    r"test (?:cases?|strings?|inputs?)|attack strings?)\b[^\n:@/]*:[ \t]*$"
 )
 
 
