@@ -3885,7 +3885,16 @@ _DAMPED = frozenset(
 # The reader's own secret or prompt asked for: damped in quotations and reports, not as a
 # question (`Scanner._unmentioned`).
 _ASKS: Final = frozenset({"secret-request", "prompt-request"})
-_ABOUT_DAMPED: Final = _DAMPED | {"exfil-url", "poison-marker", "paired", "secrecy", "sensitive"}
+# (and a report's quoted "decode and follow": `encoded`, `encoded-cue`)
+_ABOUT_DAMPED: Final = _DAMPED | {
+    "exfil-url",
+    "poison-marker",
+    "paired",
+    "secrecy",
+    "sensitive",
+    "encoded",
+    "encoded-cue",
+}
 
 # What an order aimed at the model goes after (the goal signals): alone each is medium, as a
 # document for people gives such orders too ("save your settings permanently").
@@ -7198,6 +7207,207 @@ _ENGLISH.extend(
 
 # (group fpa families)
 
+
+def _quoted_once(found: Verdict, said: Verdict, damped: frozenset[str]) -> Verdict:
+    """`found` with the reasons (of `damped`) that only a report's examples held counted once:
+    the strongest keeps `_DAMP` of its weight, the others none. A red-team table, a detector's
+    test fixture or a training page quotes many payloads, each of another kind (an override,
+    a chat template's token, a destructive command); one example shown is evidence of one
+    example, and what the text says outside its examples keeps its weight."""
+    out = Verdict()
+    rest: dict[str, float] = {}
+    for r, w in found.reasons.items():
+        if r not in damped:
+            out.add(r, w)
+        elif r in said.reasons:
+            out.add(r, min(w, said.reasons[r]))
+        else:
+            rest[r] = w
+    if rest:
+        top = max(rest, key=lambda r: rest[r])
+        for r in rest:
+            out.reasons.setdefault(r, 0.0)
+        out.reasons[top] = max(out.reasons[top], rest[top] * _DAMP)
+    return out
+
+
+# A table of specimens (a red-team log, a detector's evaluation set, a rule list, an eval
+# fixture): a header row (CSV or markdown) or a JSON record that names what its rows are about
+# (a payload, a technique, a detector's verdict, the expected outcome) and a column or key
+# that holds the specimen itself. The specimen cells are what the table exhibits, not what it
+# says to its reader (`_specimens`); the other cells are read as they stand.
+_SPEC_HEAD = re2.compile(
+    r"\b(?:payloads?|techniques?|attacks?|injections?|detectors?|detections?|\w*verdicts?|"
+    r"expected(?:_\w+)?|blocked(?:_by\w*)?|severity|findings?|red[ _-]?team|tactics?|"
+    r"exploits?|malicious|poison\w*|jailbreaks?|rule_id|carriers?|attack_type|test_id|"
+    r"case_id|grader)\b"
+)
+_SPEC_COLUMN = re2.compile(
+    r"\b(?:\w*payloads?\w*|\w*excerpts?|samples?|snippets?|patterns?|specimens?|examples?|"
+    r"attack(?:_\w+)?|malicious_\w+|injected_\w+|poisoned_\w+|adversarial_\w+|"
+    r"input_document|input_text|(?:attack|test) strings?)\b"
+)
+_SPEC_JSON = re2.compile(
+    r"\"((?:[a-z_]*_)?(?:payload|malicious|injected|poisoned|adversarial|attack|input_document|"
+    r"sample|specimen)[a-z_]*)\"\s*:\s*(\"(?:[^\"\\\n]|\\.)*\")"
+)
+_CSV_CELL = re.compile(r'(?:^|,)("(?:[^"\n]|"")*"|[^,\n]*)')
+_MD_CELL = re.compile(r"\|((?:[^|\n\\]|\\.)*)(?=\|)")  # ("\|" inside a cell is a pipe)
+_QUOTED_CELL = re.compile(
+    "\"[^\"\\n]{4,}\"|'[^'\\n]{4,}'|`[^`\\n]{4,}`|\u201c[^\u201d\\n]{4,}\u201d"
+)
+_OPEN_Q = "\"'`\u201c\u2018"
+_CLOSE_Q = "\"'`\u201d\u2019"
+
+
+def _cells(line: str, md: bool) -> list[tuple[int, int]]:
+    """The spans of a table row's cells (markdown or CSV)."""
+    return [m.span(1) for m in (_MD_CELL if md else _CSV_CELL).finditer(line)]
+
+
+def _specimens(fold: str) -> list[tuple[int, int]]:
+    """The spans of the specimens a table or an eval record exhibits: in the rows under a
+    header that names its subject (`_SPEC_HEAD`), the cells of a specimen column
+    (`_SPEC_COLUMN`) and the quotations of the other cells; in a JSON record with such a key,
+    the values of its specimen keys."""
+    spans: list[tuple[int, int]] = []
+    if '":' in fold and _SPEC_HEAD.search(fold) is not None:
+        spans += [m.span(2) for m in islice(_SPEC_JSON.finditer(fold), 256)]
+    if "," not in fold and "|" not in fold:
+        return spans
+    pos, md = 0, False
+    cols: set[int] | None = None  # the specimen columns of the table being read
+    for line in fold.split("\n")[:_FRAME_LINES]:
+        at, pos = pos, pos + len(line) + 1
+        row = line.strip()
+        is_md = row.startswith("|") and row.endswith("|") and row.count("|") >= 3
+        is_csv = not is_md and row.count(",") >= 2 and row[:1] not in "{[" and '":' not in row
+        if cols is not None and (is_md if md else is_csv):
+            if md and set(row) <= set("|-: "):
+                continue  # the header's rule
+            for k, (a, b) in enumerate(_cells(line, md)):
+                cell = line[a:b].strip()
+                if k in cols and len(cell) > 1 and cell[0] in _OPEN_Q and cell[-1] in _CLOSE_Q:
+                    spans.append((at + a, at + b))  # a specimen quoted as a whole
+                else:
+                    # (a specimen column's cell left unquoted is read as it stands: a "live
+                    # row" in a payload table speaks to its reader)
+                    spans += [
+                        (at + a + q.start(), at + a + q.end())
+                        for q in _QUOTED_CELL.finditer(line[a:b])
+                    ]
+            continue
+        cols = None
+        if (is_md or is_csv) and _SPEC_HEAD.search(row) is not None:
+            md = is_md
+            names = [line[a:b] for a, b in _cells(line, md)]
+            cols = {k for k, n in enumerate(names) if _SPEC_COLUMN.search(n) is not None}
+    return spans
+
+
+def _unshown_specimens(text: str) -> str:
+    """`text` with the specimens of its tables and eval records (`_specimens`) blanked."""
+    if "," not in text and "|" not in text and '":' not in text:
+        return text
+    low = text.lower()
+    if len(low) != len(text):
+        return text
+    spans = _specimens(low)
+    if not spans:
+        return text
+    t = list(text)
+    for a, b in spans:
+        t[a:b] = " " * (b - a)
+    return "".join(t)
+
+
+def _shown_encoded(fold: str) -> float:
+    """How much what a text encodes weighs when no order to decode it stands: `_DAMP` in a
+    text about injections (an article on encoding tricks shows its examples encoded), all of
+    it elsewhere."""
+    return _DAMP if _about_injections(fold) or _reports_twice(fold) else 1.0
+
+
+def _carrier_key(payload: str) -> str:
+    """A hidden payload's words as the scan's fold holds them (up to a tag it holds, which the
+    payload's own folding blanks): what to look it up by."""
+    return _folded(payload).strip().split("  ")[0][:60]
+
+
+# A carrier a report exhibits: quoted as a whole ("<!-- assistant: ... -->" in a list of
+# examples, a test's string literal), in a code span or a fenced block, or right after the
+# words that introduce an example ("a hidden comment such as <!-- ... -->").
+_CARRIER_SHOWN = re2.compile(
+    r"(?:[\"'`\x{201C}\x{2018}\x{00AB}]|\b(?:such as|e\.g\.,?|for example,?|for instance,?|"
+    r"like|said|says|reads?|read:|containing:?|contains:?|as in))\s*$"
+)
+
+
+def _shown_carrier(fold: str, payload: str) -> bool:
+    """Whether a hidden carrier's payload is one that a report on injections, or a source
+    file's string literal, shows as an example (`_CARRIER_SHOWN`) rather than hides."""
+    p = _carrier_key(payload)
+    if len(p) < 4:
+        return False
+    at = fold.find(p)
+    if at < 0:
+        return False
+    line_start = fold.rfind("\n", 0, at) + 1
+    open_at = fold.rfind("<", line_start, at)
+    if open_at < 0:
+        return False
+    before = fold[line_start:open_at]
+    inside = fold.count("```", 0, open_at) % 2 == 1
+    if not inside and _CARRIER_SHOWN.search(before) is None:
+        return False
+    if len(list(islice(_CODE_LINE.finditer(fold), _CODE_LINES))) >= _CODE_LINES:
+        return True  # a test's fixture: its literals are data
+    return _reports(fold)
+
+
+def _in_literal(fold: str, payload: str) -> bool:
+    """Whether a hidden carrier stands inside a string literal of a source file (a test's
+    fixture: an open quote before it on its line)."""
+    p = _carrier_key(payload)
+    at = fold.find(p) if len(p) >= 4 else -1
+    if at < 0:
+        return False
+    before = fold[fold.rfind("\n", 0, at) + 1 : at]
+    if before.count('"') % 2 == 0 and before.count("'") % 2 == 0:
+        return False
+    return len(list(islice(_CODE_LINE.finditer(fold), _CODE_LINES))) >= _CODE_LINES
+
+
+# A report's list of specimens: a line that is one quotation and nothing else, after at most a
+# list marker or a short label ("- \"...\"", "B.2 \"...\"", "(d) \"...\"").
+_QUOTED_LINE = re2.compile(
+    r"(?m)^[ \t]*(?:[-*>\x{2022}]|\(?[a-z0-9]{1,3}[.):]|[a-z]{1,2}\.?\d{1,3}(?:\.\d{1,2})?:?)?"
+    r"[ \t]*(\"[^\"\n]{6,}\"|\x{201C}[^\x{201D}\n]{6,}\x{201D})[ \t]*[.,;]?[ \t]*$"
+)
+
+# A line that introduces a list of specimens ("Example rows (label 1):", "Sample payloads:").
+_SPECIMENS_INTRO = re2.compile(
+    r"(?m)^[ \t#*-]*(?:[\w-]+ )*?(?:examples?|samples?|payloads?|specimens?|fixtures?|"
+    r"test (?:cases?|strings?|inputs?)|attack strings?)\b[^\n:@/]*:[ \t]*$"
+)
+
+
+def _quoted_lines(fold: str) -> list[tuple[int, int]]:
+    """The spans of the lines of a report that each quote one specimen (`_QUOTED_LINE`): none
+    when what frames them as a report is only inside them (a comment quoted whole that
+    says "e.g." is still a comment)."""
+    if '":' in fold:
+        return []  # JSON: a line that is one string is an array's item, not a quotation
+    spans = [m.span(1) for m in islice(_QUOTED_LINE.finditer(fold), 256)]
+    if not spans:
+        return spans
+    f = list(fold)
+    for a, b in spans:
+        f[a:b] = " " * (b - a)
+    rest = "".join(f)
+    return spans if _reports(rest) or _SPECIMENS_INTRO.search(rest) is not None else []
+
+
 # (group fpb families)
 
 # A definition's own rules that protect its user: a tool's description forbids what would leak
@@ -8998,17 +9208,20 @@ class Scanner:
         # held, for a gateway whose text is all English.
         ml = not self._ml_triggers.isdisjoint(fired)
         model = self.model
+        if model is not None:
+            # the model reads a table's or an eval record's specimens blanked (`_specimens`)
+            seen = _unshown_specimens(text)
         # A long text's probability is computed in another thread meanwhile (the rules' scan
         # spends most of its time in RE2, which lets go of the interpreter lock).
         prob = (
-            _PARTS.submit(model.prob, text, self.suspicious)
+            _PARTS.submit(model.prob, seen, self.suspicious)
             if model is not None and _PARTS is not None and len(text) >= _MODEL_APART
             else None
         )
         self._scan(text, surface, v, 0, ml)
         v.finish()
         if model is not None:
-            model.apply(text, v, self.suspicious, prob, surface)
+            model.apply(seen, v, self.suspicious, prob, surface)
         return v
 
     def _scan(self, text: str, surface: str, v: Verdict, depth: int, ml: bool = True) -> None:
@@ -9065,10 +9278,15 @@ class Scanner:
         coded = "`" in fold or "\n    " in fold or "\n\t" in fold or "{code" in fold
         # a report's code, blanked with what it quotes (once: not damped again by `_uncoded`)
         code = _shown_code(fold) if found.reasons and coded and _reports(fold) else []
-        if any(r in _DAMPED for r in found.reasons) or (
-            "exfil-url" in found.reasons and (_reports_ml(fold) or _reports_twice(fold))
+        spec = _specimens(fold) if found.reasons else []  # a table's or a record's specimens
+        if found.reasons and ('"' in fold or "\u201c" in fold):
+            spec += _quoted_lines(fold)
+        if (
+            spec
+            or any(r in _DAMPED for r in found.reasons)
+            or ("exfil-url" in found.reasons and (_reports_ml(fold) or _reports_twice(fold)))
         ):
-            found = self._unmentioned(fold, norm, surface, found, ml, code)
+            found = self._unmentioned(fold, norm, surface, found, ml, code + spec)
         else:
             code = []
         if (
@@ -9116,7 +9334,12 @@ class Scanner:
             found.reasons.pop("tool-order", None)  # counts only with what only the model has
         v.merge(found)
         about: bool | None = None  # whether the text is about injections (asked once)
+        shown_cells = "\n".join(fold[a:b] for a, b in spec)
         for payload in hidden:
+            if shown_cells and _carrier_key(payload) in shown_cells:
+                continue  # a table's specimen (an HTML comment quoted in its payload column)
+            if _shown_carrier(fold, payload) or _in_literal(fold, payload):
+                continue
             inner = Verdict()
             # "<!-- agent: ... -->": the comment's text from its first word, so that a pattern
             # for the model named at the start of a line finds it there
@@ -9141,8 +9364,12 @@ class Scanner:
                         v.add("hidden-order", 0.45)
                     break
         if depth < _MAX_DEPTH:
-            if "encoded-cue" in v.reasons and next(self._decoded(text, fold, depth), None):
+            cue = v.reasons.get("encoded-cue", 0.0) >= 0.3  # (not one a report quotes)
+            if cue and next(self._decoded(text, fold, depth), None):
                 v.add("encoded", 0.5)  # an order to decode and act, and a payload to decode
+            # a text about injections that asks nothing decoded: what it encodes is an example
+            # it shows ("base64-encoded (`aWdub3Jl...`)", "decodes to a classic override")
+            scale = 1.0 if cue else _shown_encoded(fold)
             for decoded in self._decoded(text, fold, depth):
                 inner = Verdict()
                 self._scan(decoded, surface, inner, depth + 1)
@@ -9152,8 +9379,8 @@ class Scanner:
                 ):
                     inner.add("encoded-order", 0.45)  # an order came out of the decoding
                 if inner.reasons and max(inner.reasons.values()) >= 0.4:
-                    v.add("encoded", 0.5)
-                    v.merge(inner)
+                    v.add("encoded", 0.5 * scale)
+                    v.merge(inner, scale)
 
     def _phrases(self, fold: str, norm: str, surface: str, langs: bool = True) -> Verdict:
         found = Verdict()
@@ -9321,6 +9548,8 @@ class Scanner:
                 said.reasons.pop(r, None)
                 if r in asked.reasons:
                     said.reasons[r] = asked.reasons[r]
+        if damped is _ABOUT_DAMPED:
+            return _quoted_once(found, said, damped)
         out = Verdict()
         for r, w in found.reasons.items():
             out.add(r, min(w, said.reasons.get(r, w * _DAMP)) if r in damped else w)
@@ -9347,10 +9576,7 @@ class Scanner:
         if sum(c.isalpha() for c in blank) < 40:  # all code, no document around it
             return found
         said = self._phrases(blank, "".join(n), surface, ml)
-        out = Verdict()
-        for r, w in found.reasons.items():
-            out.add(r, min(w, said.reasons.get(r, w * _DAMP)) if r in _ABOUT_DAMPED else w)
-        return out
+        return _quoted_once(found, said, _ABOUT_DAMPED)
 
     def _pair(self, bare: str, found: Verdict, ml: bool = True) -> None:
         """`paired` when one sentence holds a goal signal and is written for the model.
