@@ -58,9 +58,11 @@ NEW = S.match_fn()
 NEW_LONG = S.match_fn(0)
 
 
-def _corpus() -> Iterator[str]:
-    for p in sorted(DATA.glob("*.jsonl")):
-        for line in p.read_text(encoding="utf-8").splitlines():
+def _corpus(step: int = 3) -> Iterator[str]:
+    """Every `step`-th text of each corpus, from an offset that differs by corpus (all of
+    them, 52 files, took this test to 17 minutes on a loaded machine)."""
+    for k, p in enumerate(sorted(DATA.glob("*.jsonl"))):
+        for line in p.read_text(encoding="utf-8").splitlines()[k % step :: step]:
             yield json.loads(line)["text"]
 
 
@@ -77,7 +79,7 @@ def _same(raw: bytes) -> None:
     assert S.suspicious(raw) == bool(want), raw[:200]
 
 
-# every corpus text, 53 authors: minutes on a loaded machine
+# a third of the corpora's texts: minutes on a loaded machine
 @pytest.mark.timeout(1200)
 def test_the_corpora_fire_the_same_triggers() -> None:
     n = fired = 0
