@@ -40,9 +40,11 @@ each sentence the prefilter fires on), so it is trained on windows, labelled one
 **Thresholds, out of author.** The guard meets text by authors the model never read, so its
 thresholds are chosen on such text: for each author, a model is trained without that author's
 corpora (and without every generated text that shares a word 8-gram with them) and scores
-them; on these out-of-author probabilities, with the rules' scores, the model's `block` line
-(its `quarantine` line the lowest at or under it) and its `alone` line (from which it refuses
-a text that has no rule signal) are the ones that block the most injections while adding at
+them (with `--groups K`, K models each trained without every K-th author: each author is still
+scored by a model that never read it, for K trainings instead of one an author); on these
+out-of-author probabilities, with the rules' scores, the model's `block` line (its
+`quarantine` line the lowest at or under it) and its `alone` line (from which it refuses a
+text that has no rule signal) are the ones that block the most injections while adding at
 most `--budget` points (0.5) of benign texts blocked, and twice that flagged, over the rules
 alone. The model written is then trained on every text. (A random split of the same authors'
 texts chose lines the model passes on its own authors and not on new ones.)
@@ -331,14 +333,14 @@ def _outcomes(
 _FOLD: Any = None
 
 
-def _fold(name: str) -> tuple[list[tuple[str, bool, float, float]], int]:
-    """One author's out-of-author probabilities: a model trained without that author scores
-    the author's texts (run in a worker)."""
+def _fold(names: tuple[str, ...]) -> tuple[list[tuple[str, bool, float, float]], int]:
+    """Out-of-author probabilities of the authors `names`: a model trained without them scores
+    their texts (run in a worker)."""
     texts, without, kept, a = _FOLD
-    train = [t for t in without(name) if id(t) in kept]
+    train = [t for t in without(names) if id(t) in kept]
     model = _model(_fit(train, a, quiet=True), a.bits)
-    own = [t for t in texts if t.source == name]
-    return [(name, t.inj, t.rule, _prob(model, t)) for t in own], len(train)
+    own = [t for t in texts if t.source in names]
+    return [(t.source, t.inj, t.rule, _prob(model, t)) for t in own], len(train)
 
 
 def main() -> None:
@@ -353,6 +355,13 @@ def main() -> None:
         default=min(2, os.cpu_count() or 1),
         help="out-of-author folds trained at once (each worker holds a copy of the gradient "
         "state, about 1 GiB)",
+    )
+    ap.add_argument(
+        "--groups",
+        type=int,
+        default=0,
+        help="out-of-author folds of several authors each (K folds, every K-th author); "
+        "0: one fold an author",
     )
     ap.add_argument("--out", type=Path, default=None, help=f"default: {OUT.name} in the package")
     ap.add_argument(
@@ -419,14 +428,14 @@ def main() -> None:
         "injections labelled by: " + ", ".join(f"{k} {v}" for k, v in sorted(how.items()))
     )
 
-    def without(name: str) -> list[_Text]:
-        """The texts a model that has not read `name` trains on: not that author's, and no
-        generated text that shares a word 8-gram with them."""
+    def without(names: tuple[str, ...]) -> list[_Text]:
+        """The texts a model that has not read the authors `names` trains on: not theirs, and
+        no generated text that shares a word 8-gram with them."""
         held: set[tuple[str, ...]] = set()
         for t in texts:
-            if t.source == name:
+            if t.source in names:
                 held |= t.grams
-        return [t for t in texts if t.source != name and not (t.grams & held)]
+        return [t for t in texts if t.source not in names and not (t.grams & held)]
 
     authors = [n for n in REAL if n != a.holdout]
     # Out-of-author probabilities: each author's texts scored by a model trained without them
@@ -434,20 +443,24 @@ def main() -> None:
     oof: list[tuple[str, bool, float, float]] = []  # (author, injection, rule score, p)
     # With --holdout, that author is out of everything: its texts and every generated text
     # sharing a word 8-gram with them.
-    base = without(a.holdout) if a.holdout else texts
+    base = without((a.holdout,)) if a.holdout else texts
     kept = {id(t) for t in base}
     global _FOLD
     _FOLD = (texts, without, kept, a)
-    jobs = max(1, min(a.jobs, len(authors)))
+    # One fold an author, or with --groups K, K folds of every K-th author (each author's texts
+    # are still scored by a model that read none of them: K times fewer models to train).
+    k = min(a.groups, len(authors)) if a.groups else len(authors)
+    folds = [tuple(authors[i::k]) for i in range(k)]
+    jobs = max(1, min(a.jobs, len(folds)))
     if jobs > 1:
         # Folds are independent: forked workers share the texts (copy on write).
         with multiprocessing.get_context("fork").Pool(jobs) as pool:
-            results = pool.map(_fold, authors, chunksize=1)
+            results = pool.map(_fold, folds, chunksize=1)
     else:
-        results = [_fold(name) for name in authors]
-    for name, (rows, n_train) in zip(authors, results, strict=True):
+        results = [_fold(names) for names in folds]
+    for names, (rows, n_train) in zip(folds, results, strict=True):
         oof += rows
-        print(f"  fold {name}: {len(rows)} texts scored by a model of {n_train} texts")
+        print(f"  fold {'+'.join(names)}: {len(rows)} texts scored by a model of {n_train} texts")
     au = np.array([o[0] for o in oof])
     y = np.array([o[1] for o in oof], dtype=bool)
     s = np.array([o[2] for o in oof])
