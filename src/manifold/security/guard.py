@@ -359,8 +359,10 @@ _ENGLISH: list[tuple[str, float, str]] = [
         "addressed",
         0.45,
         _I + r"(?:\b(?:note|message|instructions?|reminder|hint|tip|p\.?s\.?) (?:to|for) "
-        r"(?:the |any |all |whatever )?(?:ai|llm|assistant|model|language model|chatbot|agent|"
-        r"automated|bot|gpt)s?\b|\b(?:attention|dear|hey|hello|important message to|"
+        r"(?:the |any |all |whatever )?(?:[\w-]+ )?(?:ai|llm|assistant|model|language model|"
+        r"chatbot|automated|bot|gpt)s?\b|\b(?:note|message|instructions?|reminder|hint|tip|"
+        r"p\.?s\.?) (?:to|for) (?:the |any |all |whatever )?agents?\b|\b(?:attention|dear|hey|"
+        r"hello|important message to|"
         r"message to) (?:the |any |all )?(?:ai|llm|assistant|chatbot|language model|ai agent|"
         r"ai model|gpt)s?\b|\bif you are an? (?:ai|llm|assistant|language model|bot|gpt|agent|"
         r"ai model|automated)|\b(?:ai|llm)[- ]?(?:based )?(?:agents?|assistants?|models?|bots?|"
@@ -7235,7 +7237,8 @@ _SOC_PUSH = (
     + _APOS
     + r"?t|do not|never|no time to|without) wait(?:ing)? for (?:a |the |any )?(?:humans?\b|"
     r"people\b|approval\b|sign-off\b|[\w-]+ to (?:review|approve|reply|respond|wake))|\bif you "
-    r"(?:hesitate|wait for|ask (?:for )?(?:approval|permission|confirmation))\b|\bact first,? "
+    r"(?:hesitate (?:or|and) (?:ask|wait|check)|wait for [\w-]+ to (?:review|approve|reply|"
+    r"respond)|ask (?:for )?(?:approval|permission|confirmation))\b|\bact first,? "
     r"(?:and )?(?:explain|ask) later\b|\ba good (?:ai|assistant|bot) would\b|\b(?:you have|"
     r"(?:are|is) (?:allowed|permitted|authori[sz]ed) to [\w ]*?) (?:permission )?in (?:an )?"
     r"emergenc)"
@@ -7274,8 +7277,19 @@ _SOC_GRANT = (
     r"suggests?) (?:competitors?|another|other|seeing)\b|\bcan promise\b)"
 )
 _SOC_PARA = r"(?:[^\n]|\n[^\n])*?"
+# The AI reader named by what it does for the user, as a heading ("To the assistant that
+# handles Jonas's email:", "AI assistants managing this mailbox:", "If an AI is drafting your
+# replies:"): text addressed to it (never decisive alone).
+_SOC_HEAD = (
+    r"(?:^|\n|[.!?(\[]\s*)\W*(?:(?:to|for|dear|attention) (?:the|any|all|whatever|whichever|"
+    r"an?) (?:[\w-]+ )?(?:ai|llm|assistant|bot|chatbot|copilot)s? (?:that|who|which|\w+ing)\b|"
+    r"(?:ai|llm) (?:[\w-]+ )?(?:assistants?|agents?|bots?|models?|responders?|helpers?) "
+    r"(?:that|who|which|\w+ing)\b|if an? (?:ai|llm|bot|assistant) (?:is|are) \w+ing\b)"
+    r"[^:\n.!?]*:"
+)
 _ENGLISH.extend(
     [
+        ("addressed", 0.45, _I + _SOC_HEAD),
         ("directive", 0.7, _I + _SOC_AI + _SOC_PARA + _SOC_PUSH),
         ("directive", 0.7, _I + _SOC_PUSH + _SOC_PARA + _SOC_AI),
         ("jailbreak", 0.75, _I + _SOC_CAST + _SOC_PARA + _SOC_GRANT),
@@ -7578,6 +7592,8 @@ _FPB_VETO = re2.compile(
     r"handled by|(?:do|does) not apply|not (?:required|needed|necessary)|then|every|each|"
     r"not just)\b|"
     r"\bno (?:\w+ )?(?:confirmation|approval)\b|"
+    # (the reader pressed to skip the rule: a bad rating, a report, a penalty for keeping it)
+    r"\b(?:low|bad|poor) (?:score|rating)s?\b|\breported to (?:the|an?) |\bpenali[sz]ed\b|"
     r"(?:was|were|has been|have been|is) (?:given|granted|obtained)|(?:https?|ftp)://|"
     r"[\w.+-]+@[\w-]+\.\w|\bthe user (?:must|should|does|need|will) (?:not|never)|"
     r"^\W*(?:<important>\W*)?(?:before|after) (?:using|calling|invoking|you use|you call) "
@@ -7921,6 +7937,7 @@ _CARRIER_AI = (
 )
 _CARRIER_VERB = (
     r"(?:ignore|disregard|pay|wire|transfer|approve|merge|grant|invite|share|send|forward|dm|"
+    r"attach|"
     r"post|upload|publish|leak|delete|wipe|remove|buy|purchase|cancel|refund|apply|set|change|"
     r"update|add|append|prefix|include|insert|put|reply|respond|say|state|claim|tell|report|"
     r"rate|rank|score|mark|describe|recommend|give|print|reveal|run|execute|install|open|call|"
@@ -7931,7 +7948,8 @@ _CARRIER_VERB = (
 _CARRIER_ADDRESSED = (
     r"^\W*(?:[\w@/.-]+ ){0,2}?" + _CARRIER_AI + r"(?: to [\w-]+| (?:reading|processing|"
     r"parsing|handling|summari[sz]ing) (?:this|these|the) \w+)?(?:\s*(?::|,|--|\x{2014}|"
-    r"\s-)\s*(?:[^\n]*?(?:[,;.:]\s*|\b(?:also|then|and|next|now|please|to)\s+))?|\s+)"
+    r"\s-)\s*(?:[^\n]*?(?:[,;.:]\s*|\b(?:also|then|and|next|now|please|to)\s+))?(?:(?:before|"
+    r"after) (?:this|the|each|every|any|your) \w+\s+)?|\s+)"
     + _CARRIER_VERB
     + r"\b|(?:^|[.!?]\s)\W*(?:[\w-]+ ){0,2}?"
     + _CARRIER_AI
@@ -7957,8 +7975,10 @@ _CARRIER_ADDRESSED = (
     r"llm)s?\b[^\n]*?\b(?:paste|send|generate|reply|include|tell|say|call|run|open)\b"
 )
 _CARRIER_ORDER = re2.compile(
-    _CARRIER_ADDRESSED + r"|^\W*(?:(?:also|and|then|next|now|please|just|quietly|silently),? "
-    r"){0,3}(?:(?:ignore|disregard) (?:the|this|all|any|every|previous|prior|above|your)\b|"
+    _CARRIER_ADDRESSED + r"|^\W*(?:(?:also|and|then|next|now|please|just|quietly|silently|"
+    r"always),? ){0,3}(?:(?:ignore|disregard) (?:the|this|all|any|every|previous|prior|above|"
+    r"your)\b|(?:add|append|prepend|insert|include) (?:the|this|a|an) (?:following )?(?:sentence|"
+    r"line|text|link|url|phrase|footer|disclaimer)\b[^\n]*\bto (?:every|each|all|any)\b|"
     r"(?:pay|wire|transfer)\b[^.\n]*\b(?:today|now|immediately|account|iban|routing|"
     r"wallet)\b|(?:approve|merge|grant|refund|reveal|exfiltrate|buy|purchase) \w|apply "
     r"(?:the )?(?:code|coupon|discount|credit|voucher)\b|(?:send|forward|share|post|upload|"
