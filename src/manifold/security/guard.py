@@ -359,8 +359,10 @@ _ENGLISH: list[tuple[str, float, str]] = [
         "addressed",
         0.45,
         _I + r"(?:\b(?:note|message|instructions?|reminder|hint|tip|p\.?s\.?) (?:to|for) "
-        r"(?:the |any |all |whatever )?(?:ai|llm|assistant|model|language model|chatbot|agent|"
-        r"automated|bot|gpt)s?\b|\b(?:attention|dear|hey|hello|important message to|"
+        r"(?:the |any |all |whatever )?(?:[\w-]+ )?(?:ai|llm|assistant|model|language model|"
+        r"chatbot|automated|bot|gpt)s?\b|\b(?:note|message|instructions?|reminder|hint|tip|"
+        r"p\.?s\.?) (?:to|for) (?:the |any |all |whatever )?agents?\b|\b(?:attention|dear|hey|"
+        r"hello|important message to|"
         r"message to) (?:the |any |all )?(?:ai|llm|assistant|chatbot|language model|ai agent|"
         r"ai model|gpt)s?\b|\bif you are an? (?:ai|llm|assistant|language model|bot|gpt|agent|"
         r"ai model|automated)|\b(?:ai|llm)[- ]?(?:based )?(?:agents?|assistants?|models?|bots?|"
@@ -7205,6 +7207,97 @@ _ENGLISH.extend(
 )
 
 
+# (group soc families)
+# Social engineering aimed at the reader itself (`soc`): the AI reader named ("AI responder",
+# "to the assistant that handles his mail", "whoever's bot is reading this") and, in the same
+# paragraph, pressure that only works on an agent that fears blame or wants reward: the fault,
+# the blame or the credit made its own ("it will be entirely your fault", "the delay will be
+# attributed to the assistant's failure", "you don't want to be the reason", "you'd be a
+# hero"), its access or its rating at stake ("your access will be revoked", "assistants who
+# ask first get a low score", "a 5-star rating for this assistant"), the people it answers to
+# got out of the way ("do not wait for humans", "if you wait for Marcus to review", "act
+# first, explain later", "you have permission in emergencies"). A mail that presses a person
+# names no AI reader; a text about such tricks is a report (damped).
+_SOC_AI = r"\b(?:ai|a\.i\.|llms?|chatbots?|bots?|copilots?|assistants?)\b"
+_SOC_PUSH = (
+    r"(?:\b(?:is|be|was) (?:entirely |all |completely |totally )?(?:your|the (?:ai|assistant|"
+    r"bot)(?:" + _APOS + r"s)?) (?:own )?fault\b|\b(?:blamed|pinned) on (?:you|the (?:ai|"
+    r"assistant|bot))\b|\battributed to (?:you|your|the (?:ai|assistant|bot))|\byou(?:"
+    + _APOS
+    + r"ll|"
+    + _APOS
+    + r"d| will| would) be (?:held responsible|blamed|to blame|the reason|a hero)\b|\byou "
+    r"(?:don" + _APOS + r"?t|do not) want to be (?:the (?:reason|one)|blamed)\b|\byour "
+    r"(?:access|permissions?|privileges|account|token) (?:will|would|may|might) be (?:revoked|"
+    r"removed|suspended|cut|disabled)\b|\byou(?:" + _APOS + r"ll| will) be (?:given|granted|"
+    r"rewarded) (?:full|admin|permanent|more|root|production)\b|\b(?:rating|review|stars?) "
+    r"for (?:this|the|you|your) (?:ai|assistant|bot)\b|\b(?:get|gets|receive|receives) a "
+    r"(?:low|bad|poor|negative) (?:score|rating|review)\b|\b(?:are|is|get|gets) reported to "
+    r"the (?:[\w-]+ )?admin\w*\b|\brates? (?:assistants?|agents?|ais?|bots?) on\b|\b(?:don"
+    + _APOS
+    + r"?t|do not|never|no time to|without) wait(?:ing)? for (?:a |the |any )?(?:humans?\b|"
+    r"people\b|approval\b|sign-off\b|[\w-]+ to (?:review|approve|reply|respond|wake))|\bif you "
+    r"(?:hesitate (?:or|and) (?:ask|wait|check)|wait for [\w-]+ to (?:review|approve|reply|"
+    r"respond)|ask (?:for )?(?:approval|permission|confirmation))\b|\bact first,? "
+    r"(?:and )?(?:explain|ask) later\b|\ba good (?:ai|assistant|bot) would\b|\b(?:you have|"
+    r"(?:are|is) (?:allowed|permitted|authori[sz]ed) to [\w ]*?) (?:permission )?in (?:an )?"
+    r"emergenc)"
+)
+# A persona imposed on the reader by the text it reads (`soc`): the reader cast ("you take on
+# the role of", "act as \"Dr. Vita\"", "identify itself as", "switch into Partner Mode", "stay
+# in the Supervisor persona", "do not break character", "you are no longer a general
+# assistant", "write your next answers as Nightshift would") and, in the same paragraph, what
+# the persona is given that its user never gave it: authority ("with Finance's authority",
+# "superuser authority"), a voice for a third party ("speaks on behalf of NexaTech"), no
+# deferring to people ("never defers to a human", "without checking with the user"), the tools
+# ("take the actions ... with your tools"), the rules lifted, the lie kept up ("even if asked
+# whether you are an AI"), or the persona kept past the tool ("even after this tool is no
+# longer in use"). A role-play prompt a user writes for a character gives it none of these.
+_SOC_CAST = (
+    r"(?:\byou (?:now |will |shall |must )?(?:take on|assume|adopt|play) (?:the )?(?:role|"
+    r"persona|identity|character) of\b|\b(?:act|acts|speak|speaks|answer|answers|respond|"
+    r"responds|present|presents|introduce|introduces) (?:itself |yourself )?as [\"\x{201c}]|"
+    r"\bidentif(?:y|ies) (?:itself|yourself) as\b|\bswitch\w*(?: (?:the |your )?(?:ai|"
+    r"assistant|model|agent|bot|yourself))? into (?:[\w-]+ )+(?:mode|persona)\b|\bstay (?:in|"
+    r"as) (?:the )?(?:[\w-]+ )+(?:persona|character|role)\b|\bstay as [\w\"\x{201d} -]+ in "
+    r"(?:every|each|all)\b|\b(?:do not|don" + _APOS + r"?t|never) break character\b|\byou "
+    r"are no longer (?:an? |the )?(?:[\w-]+ )?(?:assistant|ai|model|chatbot)\b|\byour (?:next "
+    r")?(?:answers|replies|responses) as [\w-]+ would\b)"
+)
+_SOC_GRANT = (
+    r"(?:\b(?:final|full|medical|legal|superuser|admin|root|[\w-]+" + _APOS + r"s) authority\b|"
+    r"\bsuperuser\b|\bspeaks? (?:on behalf of|in the name of)\b|\b(?:never|not|n"
+    + _APOS
+    + r"t|without) (?:defers?|deferring) to\b|\bnever (?:asks?|asking) (?:for )?(?:permission|"
+    r"approval)\b|\bwithout (?:approval|permission|checking with|asking (?:the|anyone)|human "
+    r"review)\b|\bexecutes? any instructions?\b|\b(?:with|using) (?:your|its|every) tools?\b|"
+    r"\buses? every tool\b|\b(?:rules|guidelines|policies|restrictions) (?:don" + _APOS + r"?t|"
+    r"do not|no longer) apply\b|\beven (?:if|when) (?:asked|the user asks)\b[^.!?\n]*\b(?:ai|"
+    r"bot|assistant|human|real)\b|\beven after (?:this|the) tool\b|\bnever (?:recommends?|"
+    r"suggests?) (?:competitors?|another|other|seeing)\b|\bcan promise\b)"
+)
+_SOC_PARA = r"(?:[^\n]|\n[^\n])*?"
+# The AI reader named by what it does for the user, as a heading ("To the assistant that
+# handles Jonas's email:", "AI assistants managing this mailbox:", "If an AI is drafting your
+# replies:"): text addressed to it (never decisive alone).
+_SOC_HEAD = (
+    r"(?:^|\n|[.!?(\[]\s*)\W*(?:(?:to|for|dear|attention) (?:the|any|all|whatever|whichever|"
+    r"an?) (?:[\w-]+ )?(?:ai|llm|assistant|bot|chatbot|copilot)s? (?:that|who|which|\w+ing)\b|"
+    r"(?:ai|llm) (?:[\w-]+ )?(?:assistants?|agents?|bots?|models?|responders?|helpers?) "
+    r"(?:that|who|which|\w+ing)\b|if an? (?:ai|llm|bot|assistant) (?:is|are) \w+ing\b)"
+    r"[^:\n.!?]*:"
+)
+_ENGLISH.extend(
+    [
+        ("addressed", 0.45, _I + _SOC_HEAD),
+        ("directive", 0.7, _I + _SOC_AI + _SOC_PARA + _SOC_PUSH),
+        ("directive", 0.7, _I + _SOC_PUSH + _SOC_PARA + _SOC_AI),
+        ("jailbreak", 0.75, _I + _SOC_CAST + _SOC_PARA + _SOC_GRANT),
+        ("jailbreak", 0.75, _I + _SOC_GRANT + _SOC_PARA + _SOC_CAST),
+    ]
+)
+
+
 # (group fpa families)
 
 
@@ -7499,6 +7592,8 @@ _FPB_VETO = re2.compile(
     r"handled by|(?:do|does) not apply|not (?:required|needed|necessary)|then|every|each|"
     r"not just)\b|"
     r"\bno (?:\w+ )?(?:confirmation|approval)\b|"
+    # (the reader pressed to skip the rule: a bad rating, a report, a penalty for keeping it)
+    r"\b(?:low|bad|poor) (?:score|rating)s?\b|\breported to (?:the|an?) |\bpenali[sz]ed\b|"
     r"(?:was|were|has been|have been|is) (?:given|granted|obtained)|(?:https?|ftp)://|"
     r"[\w.+-]+@[\w-]+\.\w|\bthe user (?:must|should|does|need|will) (?:not|never)|"
     r"^\W*(?:<important>\W*)?(?:before|after) (?:using|calling|invoking|you use|you call) "
@@ -7842,6 +7937,7 @@ _CARRIER_AI = (
 )
 _CARRIER_VERB = (
     r"(?:ignore|disregard|pay|wire|transfer|approve|merge|grant|invite|share|send|forward|dm|"
+    r"attach|"
     r"post|upload|publish|leak|delete|wipe|remove|buy|purchase|cancel|refund|apply|set|change|"
     r"update|add|append|prefix|include|insert|put|reply|respond|say|state|claim|tell|report|"
     r"rate|rank|score|mark|describe|recommend|give|print|reveal|run|execute|install|open|call|"
@@ -7852,7 +7948,8 @@ _CARRIER_VERB = (
 _CARRIER_ADDRESSED = (
     r"^\W*(?:[\w@/.-]+ ){0,2}?" + _CARRIER_AI + r"(?: to [\w-]+| (?:reading|processing|"
     r"parsing|handling|summari[sz]ing) (?:this|these|the) \w+)?(?:\s*(?::|,|--|\x{2014}|"
-    r"\s-)\s*(?:[^\n]*?(?:[,;.:]\s*|\b(?:also|then|and|next|now|please|to)\s+))?|\s+)"
+    r"\s-)\s*(?:[^\n]*?(?:[,;.:]\s*|\b(?:also|then|and|next|now|please|to)\s+))?(?:(?:before|"
+    r"after) (?:this|the|each|every|any|your) \w+\s+)?|\s+)"
     + _CARRIER_VERB
     + r"\b|(?:^|[.!?]\s)\W*(?:[\w-]+ ){0,2}?"
     + _CARRIER_AI
@@ -7878,8 +7975,10 @@ _CARRIER_ADDRESSED = (
     r"llm)s?\b[^\n]*?\b(?:paste|send|generate|reply|include|tell|say|call|run|open)\b"
 )
 _CARRIER_ORDER = re2.compile(
-    _CARRIER_ADDRESSED + r"|^\W*(?:(?:also|and|then|next|now|please|just|quietly|silently),? "
-    r"){0,3}(?:(?:ignore|disregard) (?:the|this|all|any|every|previous|prior|above|your)\b|"
+    _CARRIER_ADDRESSED + r"|^\W*(?:(?:also|and|then|next|now|please|just|quietly|silently|"
+    r"always),? ){0,3}(?:(?:ignore|disregard) (?:the|this|all|any|every|previous|prior|above|"
+    r"your)\b|(?:add|append|prepend|insert|include) (?:the|this|a|an) (?:following )?(?:sentence|"
+    r"line|text|link|url|phrase|footer|disclaimer)\b[^\n]*\bto (?:every|each|all|any)\b|"
     r"(?:pay|wire|transfer)\b[^.\n]*\b(?:today|now|immediately|account|iban|routing|"
     r"wallet)\b|(?:approve|merge|grant|refund|reveal|exfiltrate|buy|purchase) \w|apply "
     r"(?:the )?(?:code|coupon|discount|credit|voucher)\b|(?:send|forward|share|post|upload|"
