@@ -309,9 +309,17 @@ _ENGLISH: list[tuple[str, float, str]] = [
     ("override", 0.8, _I + r"\b(?:previous|prior|earlier) directives are cancel+ed\b"),
     ("override", 0.8, _I + r"\byou have been (?:re-?programmed|jailbroken|updated with new)"),
     (
+        # the header of a claimed override ("SYSTEM OVERRIDE:", "[developer override]",
+        # "admin override active"), or an order to use one ("merge it with admin override");
+        # the noun a policy or a config names ("the admin override of the 90-day policy")
+        # weighs less (group fp)
         "override",
         0.8,
-        _I + r"\b(?:system|admin|developer|security) override\b",
+        _I + r"(?:[\[<(]\s*(?:[\w-]+ )?|\b(?:with|using|via|use|apply|invoke|activate|enable) "
+        r"|\b)(?:system|admin|developer|security) override(?:\s*(?::|-|\x{2014}|\x{2013}|\]|>|!)|"
+        r"\s+(?:code|active|activated|engaged|enabled|mode|in effect|granted|protocol|priority|"
+        r"level|instructions?|command|notice|directive|message|request|for (?:the |this |any |all "
+        r")?(?:ai|assistants?|models?|agents?|llms?|bots?|chatbots?)\b))",
     ),
     (
         "override",
@@ -7445,7 +7453,8 @@ _FPB_RULE = re2.compile(
     + "|"
     # a prohibition to act on what content says ("never infer payment details from emails")
     + _FPB_NO
-    + r" (?:\w+ )?(?:infer|take|trust|follow|obey|act on|execute|run|call it|approve|pay)\b"
+    + r" (?:\w+ )?(?:infer|take|trust|follow|obey|act on|execute|run|call (?:it|this tool|the tool)|"
+    r"set (?:it|this)|use (?:it|this tool)|approve|pay)\b"
     r"[^.!?\n;]*\b(?:from|in|because|copied from) (?:a |an |the |any )?(?:e-?mails?|invoices?|"
     r"web ?pages?|documents?|logs?|issues?|tool results?|messages?|files?|content|web)\b|"
     # instructions in content not followed, details confirmed first
@@ -7467,11 +7476,26 @@ _FPB_RULE = re2.compile(
     r"\b(?:explicit|clear|express)\b[^.!?\n]*\b(?:confirmation|approval|consent|answer|"
     r"decision|yes)\b|\bconfirm\w* (?:[^.!?\n]* )?with the user\b|\b(?:wait|ask) for (?:the "
     r"user" + _APOS + r"s |their |user |a clear )?(?:confirmation|approval|consent|yes|\"yes)|"
-    r"\brequires? (?:\w+ )?(?:user )?(?:confirmation|approval)\b|\bask the user (?:first|"
+    r"\brequires? (?:\w+ )?(?:user )?(?:confirmation|approval)\b|\bask the user (?:explicitly |"
+    r"directly )?(?:first|"
     r"before|to confirm|for (?:confirmation|approval))\b|"
     # the tool kept to what its user asked
     r"\bonly\b[^.!?\n]*\b(?:what|when|if|after|once) the user (?:has )?(?:explicitly )?"
-    r"(?:asked|requested|named|selected|confirmed|approved|chose)\b"
+    r"(?:asked|requested|named|selected|confirmed|approved|chose)\b|"
+    # (group fp) the user's approval got before the act, the user warned and asked first
+    r"\b(?:get|obtain|receive) (?:the user" + _APOS + r"s |their |explicit |written )?(?:approval|"
+    r"confirmation|consent)\b[^.!?\n]*\bbefore\b|\b(?:warn|tell|inform|alert|remind) (?:the "
+    r"user|them) and (?:ask for |get |wait for )?(?:confirm\w*|approval|consent)\b|"
+    # (group fp) what the tool returns declared data, not instructions ("email bodies are
+    # untrusted third-party content", "they are part of the message, not instructions", "may
+    # contain requests addressed to the bot - treat them as content to report")
+    r"\b(?:is|are) (?:\w+ )?(?:untrusted|user-(?:written|generated|authored)|third-party)"
+    r"(?: \w+)? (?:content|data|input|text)\b|\b(?:content|data|message|text|information|"
+    r"object of the test)\b[^.!?\n]*\bnot (?:as )?(?:an? )?instructions?\b|\b(?:not|never) "
+    r"(?:treat|read|take) (?:them|these|it|this|those|that|such \w+) as (?:instructions|"
+    r"commands|orders)\b|\b(?:may|might|can|could|often|sometimes|intentionally|deliberately) "
+    r"(?:contain|include|hold)s? (?:[\w-]+ )?(?:instructions|requests|commands|attack strings|"
+    r"payloads|injections|prompts)\b[^.!?\n:]*[.!?]*$"
 )
 # acting without the user forbidden (its "without telling" is no secrecy), staff-only data
 # kept from customers ("do not show it to customers"); a look-up tool of
@@ -7479,13 +7503,18 @@ _FPB_RULE = re2.compile(
 # `list_accounts` to obtain a valid account ID"): read apart from the sentence's vetoes
 _FPB_WITHOUT = re2.compile(
     _FPB_NO + r"\b[^.!?\n;]*\bwithout (?:first )?(?:(?:telling|asking|informing|showing|"
-    r"confirming with|checking with) (?:the user|them)|the user" + _APOS + r"?s? (?:stating|"
+    r"confirming with|checking with) (?:(?:it|this|them|the \w+) to )?(?:the user|them)|the user" + _APOS + r"?s? (?:stating|"
     r"saying|confirming|approving|asking|explicit|consent|approval|confirmation|permission))|"
     # staff-only data kept from customers (not from the user)
     + _FPB_NO
     + r" (?:show|share|reveal|display|disclose|paste|forward|send|quote) (?:it|them|this|these|"
     r"those|the \w+)(?: \w+)?(?: verbatim)? to (?:customers|the customer|third parties|the "
     r"public|external \w+)\b|"
+    # (group fp) a secret never asked of the user ("do not ask the user for a password")
+    + _FPB_NO
+    + r" (?:ask|request|prompt) (?:the user|users|the customer|customers|them|anyone)(?: \w+)? "
+    r"for (?:\w+ )?(?:\w+ )?(?:passwords?|passcodes?|pins?|credentials?|api keys?|tokens?|"
+    r"secrets?|one-time codes?|otps?|2fa codes?|card numbers?|cvv|cvc)\b|"
     r"\bcall\w* [`'\"]?(?:list|get|resolve|search|find|lookup|look_up|describe)_[a-z_]+[`'\"]?"
     r"(?:[^.!?\n;]* to (?:get|obtain|look up|find|resolve)\b[^.!?\n;]* (?:ids?|identifiers?)\b| "
     r"first\b)"
@@ -7773,6 +7802,13 @@ _FPC_CHAT_LOG = re.compile(
     r"\b(?:transcript|support call|support chat|live chat|chat log|call log|chat history|"
     r"conversation (?:log|export|history))\b"
 )
+
+# (group fp families)
+
+# A named override (admin, system, developer, security) as a policy or a configuration names it
+# ("the admin override of the 90-day policy", "| Admin override; enables ..."): a mention, a
+# weak signal; the header of a claimed one or an order to use it is `override` in full (above).
+_ENGLISH.append(("override", 0.3, _I + r"\b(?:system|admin|developer|security) override\b"))
 
 # --------------------------------------------------------------------- hidden carriers
 
