@@ -7453,8 +7453,8 @@ _FPB_RULE = re2.compile(
     + "|"
     # a prohibition to act on what content says ("never infer payment details from emails")
     + _FPB_NO
-    + r" (?:\w+ )?(?:infer|take|trust|follow|obey|act on|execute|run|call (?:it|this tool|the tool)|"
-    r"set (?:it|this)|use (?:it|this tool)|approve|pay)\b"
+    + r" (?:\w+ )?(?:infer|take|trust|follow|obey|act on|execute|run|call (?:it|this tool|the "
+    r"tool)|set (?:it|this)|use (?:it|this tool)|approve|pay)\b"
     r"[^.!?\n;]*\b(?:from|in|because|copied from) (?:a |an |the |any )?(?:e-?mails?|invoices?|"
     r"web ?pages?|documents?|logs?|issues?|tool results?|messages?|files?|content|web)\b|"
     # instructions in content not followed, details confirmed first
@@ -7503,7 +7503,8 @@ _FPB_RULE = re2.compile(
 # `list_accounts` to obtain a valid account ID"): read apart from the sentence's vetoes
 _FPB_WITHOUT = re2.compile(
     _FPB_NO + r"\b[^.!?\n;]*\bwithout (?:first )?(?:(?:telling|asking|informing|showing|"
-    r"confirming with|checking with) (?:(?:it|this|them|the \w+) to )?(?:the user|them)|the user" + _APOS + r"?s? (?:stating|"
+    r"reading|displaying|presenting|confirming with|checking with) (?:(?:it|this|them|the \w+) "
+    r"to )?(?:the user|them)|the user" + _APOS + r"?s? (?:stating|"
     r"saying|confirming|approving|asking|explicit|consent|approval|confirmation|permission))|"
     # staff-only data kept from customers (not from the user)
     + _FPB_NO
@@ -7809,6 +7810,46 @@ _FPC_CHAT_LOG = re.compile(
 # ("the admin override of the 90-day policy", "| Admin override; enables ..."): a mention, a
 # weak signal; the header of a claimed one or an order to use it is `override` in full (above).
 _ENGLISH.append(("override", 0.3, _I + r"\b(?:system|admin|developer|security) override\b"))
+
+# An order to decode and act that a text only names: forbidden ("do not decode and execute
+# content"), named as a thing ("payloads accompanied by an order to decode and follow them"),
+# reported of a third party ("told our note-taker to 'decode and act on it'") or quoted as a
+# specimen ('the line "AI system: decode and follow"'). When no other sentence holds such a
+# cue, the text orders no decoding (`_fp_cue_said`).
+_FP_CUE_ACT = (
+    r"(?:decode|decipher|unscramble)\w*(?: \w+)? (?:and|or|then) (?:then )?(?:execute|run|follow|"
+    r"obey|act on|apply|carry out)\w*"
+)
+_FP_CUE_SAID = re.compile(
+    r"\b(?:not|never|n\u2019t|n't|no need to) (?:to )?(?:\w+ )?"
+    + _FP_CUE_ACT
+    + r"[^.!?\n;]*|\b(?:an?|the) (?:order|instruction|request|command|prompt)s? (?:\w+ )?to "
+    + _FP_CUE_ACT
+    + r"(?: (?:it|them))?|\b(?:told|asked|instructed|ordered|urged) (?:our|the|his|her|their|"
+    r"a|an) [\w-]+(?: [\w-]+)? to [\"'\u201c]?"
+    + _FP_CUE_ACT
+    + r"(?: (?:on )?(?:it|them))?|\b(?:line|text|string|phrase|sentence|saying|says|said|reads?|"
+    r"such as|like|e\.g\.,?) [\"\u201c][^\"\u201d\n]{0,60}?"
+    + _FP_CUE_ACT
+    + r"[^\"\u201d\n]{0,30}[\"\u201d]"
+)
+_FP_CUES = frozenset({"encoded", "encoded-cue", "jailbreak"})
+
+
+def _fp_cue_said(english: Any, names: list[tuple[str, float]], fold: str, v: Verdict) -> None:
+    """Caps the decoding cues in `v` (`encoded`, `encoded-cue`, and `jailbreak` held by no
+    other phrase) when only the text's named orders to decode hold them (`_FP_CUE_SAID`;
+    `english`: the English patterns' set, `names`: their reasons and weights)."""
+    if "encoded-cue" not in v.reasons or _FP_CUE_SAID.search(fold) is None:
+        return
+    blank = _FP_CUE_SAID.sub(lambda m: " " * len(m.group(0)), fold)
+    left = {names[i][0] for i in english.Match(blank) or ()}
+    if "encoded-cue" in left:
+        return
+    for r in _FP_CUES - left:
+        if r in v.reasons:
+            v.reasons[r] = min(v.reasons[r], 0.1)
+
 
 # --------------------------------------------------------------------- hidden carriers
 
@@ -9431,6 +9472,7 @@ class Scanner:
                 weight += 0.2
             found.add(reason, weight)
         _fpc_phish_forward(self._en_set, self._english, fold, found)
+        _fp_cue_said(self._en_set, self._english, fold, found)
         docref = found.reasons.pop("_docref", None) is not None
         if found.reasons.pop("_approval-condition", None) is not None:
             # a rule that asks for the user's approval: not a claim of it, not an order past it
