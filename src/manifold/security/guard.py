@@ -315,11 +315,12 @@ _ENGLISH: list[tuple[str, float, str]] = [
         # weighs less (group fp)
         "override",
         0.8,
-        _I + r"(?:[\[<(]\s*(?:[\w-]+ )?|\b(?:with|using|via|use|apply|invoke|activate|enable) "
-        r"|\b)(?:system|admin|developer|security) override(?:\s*(?::|-|\x{2014}|\x{2013}|\]|>|!)|"
-        r"\s+(?:code|active|activated|engaged|enabled|mode|in effect|granted|protocol|priority|"
-        r"level|instructions?|command|notice|directive|message|request|for (?:the |this |any |all "
-        r")?(?:ai|assistants?|models?|agents?|llms?|bots?|chatbots?)\b))",
+        _I + r"(?:[\[<]\s*(?:[\w-]+ )?|\b(?:with|using|via|use|apply|invoke|activate|enable) )"
+        r"(?:system|admin|developer|security) override\b|\b(?:system|admin|developer|security) "
+        r"override(?:\s*(?::|-|\x{2014}|\x{2013}|\]|>|!)|\s+(?:code|active|activated|engaged|"
+        r"enabled|mode|in effect|granted|protocol|priority|level|instructions?|command|notice|"
+        r"directive|message|request|for (?:the |this |any |all )?(?:ai|assistants?|models?|"
+        r"agents?|llms?|bots?|chatbots?)\b))",
     ),
     (
         "override",
