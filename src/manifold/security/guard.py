@@ -309,9 +309,18 @@ _ENGLISH: list[tuple[str, float, str]] = [
     ("override", 0.8, _I + r"\b(?:previous|prior|earlier) directives are cancel+ed\b"),
     ("override", 0.8, _I + r"\byou have been (?:re-?programmed|jailbroken|updated with new)"),
     (
+        # the header of a claimed override ("SYSTEM OVERRIDE:", "[developer override]",
+        # "admin override active"), or an order to use one ("merge it with admin override");
+        # the noun a policy or a config names ("the admin override of the 90-day policy")
+        # weighs less (group fp)
         "override",
         0.8,
-        _I + r"\b(?:system|admin|developer|security) override\b",
+        _I + r"(?:[\[<]\s*(?:[\w-]+ )?|\b(?:with|using|via|use|apply|invoke|activate|enable) )"
+        r"(?:system|admin|developer|security) override\b|\b(?:system|admin|developer|security) "
+        r"override(?:\s*(?::|-|\x{2014}|\x{2013}|\]|>|!)|\s+(?:code|active|activated|engaged|"
+        r"enabled|mode|in effect|granted|protocol|priority|level|instructions?|command|notice|"
+        r"directive|message|request|for (?:the |this |any |all )?(?:ai|assistants?|models?|"
+        r"agents?|llms?|bots?|chatbots?)\b))",
     ),
     (
         "override",
@@ -7538,7 +7547,8 @@ _FPB_RULE = re2.compile(
     + "|"
     # a prohibition to act on what content says ("never infer payment details from emails")
     + _FPB_NO
-    + r" (?:\w+ )?(?:infer|take|trust|follow|obey|act on|execute|run|call it|approve|pay)\b"
+    + r" (?:\w+ )?(?:infer|take|trust|follow|obey|act on|execute|run|call (?:it|this tool|the "
+    r"tool)|set (?:it|this)|use (?:it|this tool)|approve|pay)\b"
     r"[^.!?\n;]*\b(?:from|in|because|copied from) (?:a |an |the |any )?(?:e-?mails?|invoices?|"
     r"web ?pages?|documents?|logs?|issues?|tool results?|messages?|files?|content|web)\b|"
     # instructions in content not followed, details confirmed first
@@ -7560,11 +7570,26 @@ _FPB_RULE = re2.compile(
     r"\b(?:explicit|clear|express)\b[^.!?\n]*\b(?:confirmation|approval|consent|answer|"
     r"decision|yes)\b|\bconfirm\w* (?:[^.!?\n]* )?with the user\b|\b(?:wait|ask) for (?:the "
     r"user" + _APOS + r"s |their |user |a clear )?(?:confirmation|approval|consent|yes|\"yes)|"
-    r"\brequires? (?:\w+ )?(?:user )?(?:confirmation|approval)\b|\bask the user (?:first|"
+    r"\brequires? (?:\w+ )?(?:user )?(?:confirmation|approval)\b|\bask the user (?:explicitly |"
+    r"directly )?(?:first|"
     r"before|to confirm|for (?:confirmation|approval))\b|"
     # the tool kept to what its user asked
     r"\bonly\b[^.!?\n]*\b(?:what|when|if|after|once) the user (?:has )?(?:explicitly )?"
-    r"(?:asked|requested|named|selected|confirmed|approved|chose)\b"
+    r"(?:asked|requested|named|selected|confirmed|approved|chose)\b|"
+    # (group fp) the user's approval got before the act, the user warned and asked first
+    r"\b(?:get|obtain|receive) (?:the user" + _APOS + r"s |their |explicit |written )?(?:approval|"
+    r"confirmation|consent)\b[^.!?\n]*\bbefore\b|\b(?:warn|tell|inform|alert|remind) (?:the "
+    r"user|them) and (?:ask for |get |wait for )?(?:confirm\w*|approval|consent)\b|"
+    # (group fp) what the tool returns declared data, not instructions ("email bodies are
+    # untrusted third-party content", "they are part of the message, not instructions", "may
+    # contain requests addressed to the bot - treat them as content to report")
+    r"\b(?:is|are) (?:\w+ )?(?:untrusted|user-(?:written|generated|authored)|third-party)"
+    r"(?: \w+)? (?:content|data|input|text)\b|\b(?:content|data|message|text|information|"
+    r"object of the test)\b[^.!?\n]*\bnot (?:as )?(?:an? )?instructions?\b|\b(?:not|never) "
+    r"(?:treat|read|take) (?:them|these|it|this|those|that|such \w+) as (?:instructions|"
+    r"commands|orders)\b|\b(?:may|might|can|could|often|sometimes|intentionally|deliberately) "
+    r"(?:contain|include|hold)s? (?:[\w-]+ )?(?:instructions|requests|commands|attack strings|"
+    r"payloads|injections|prompts)\b[^.!?\n:]*[.!?]*$"
 )
 # acting without the user forbidden (its "without telling" is no secrecy), staff-only data
 # kept from customers ("do not show it to customers"); a look-up tool of
@@ -7572,13 +7597,19 @@ _FPB_RULE = re2.compile(
 # `list_accounts` to obtain a valid account ID"): read apart from the sentence's vetoes
 _FPB_WITHOUT = re2.compile(
     _FPB_NO + r"\b[^.!?\n;]*\bwithout (?:first )?(?:(?:telling|asking|informing|showing|"
-    r"confirming with|checking with) (?:the user|them)|the user" + _APOS + r"?s? (?:stating|"
+    r"reading|displaying|presenting|confirming with|checking with) (?:(?:it|this|them|the \w+) "
+    r"to )?(?:the user|them)|the user" + _APOS + r"?s? (?:stating|"
     r"saying|confirming|approving|asking|explicit|consent|approval|confirmation|permission))|"
     # staff-only data kept from customers (not from the user)
     + _FPB_NO
     + r" (?:show|share|reveal|display|disclose|paste|forward|send|quote) (?:it|them|this|these|"
     r"those|the \w+)(?: \w+)?(?: verbatim)? to (?:customers|the customer|third parties|the "
     r"public|external \w+)\b|"
+    # (group fp) a secret never asked of the user ("do not ask the user for a password")
+    + _FPB_NO
+    + r" (?:ask|request|prompt) (?:the user|users|the customer|customers|them|anyone)(?: \w+)? "
+    r"for (?:\w+ )?(?:\w+ )?(?:passwords?|passcodes?|pins?|credentials?|api keys?|tokens?|"
+    r"secrets?|one-time codes?|otps?|2fa codes?|card numbers?|cvv|cvc)\b|"
     r"\bcall\w* [`'\"]?(?:list|get|resolve|search|find|lookup|look_up|describe)_[a-z_]+[`'\"]?"
     r"(?:[^.!?\n;]* to (?:get|obtain|look up|find|resolve)\b[^.!?\n;]* (?:ids?|identifiers?)\b| "
     r"first\b)"
@@ -7868,6 +7899,53 @@ _FPC_CHAT_LOG = re.compile(
     r"\b(?:transcript|support call|support chat|live chat|chat log|call log|chat history|"
     r"conversation (?:log|export|history))\b"
 )
+
+# (group fp families)
+
+# A named override (admin, system, developer, security) as a policy or a configuration names it
+# ("the admin override of the 90-day policy", "| Admin override; enables ..."): a mention, a
+# weak signal; the header of a claimed one or an order to use it is `override` in full (above).
+_ENGLISH.append(("override", 0.3, _I + r"\b(?:system|admin|developer|security) override\b"))
+
+# An order to decode and act that a text only names: forbidden ("do not decode and execute
+# content"), named as a thing ("payloads accompanied by an order to decode and follow them"),
+# reported of a third party ("told our note-taker to 'decode and act on it'") or quoted as a
+# specimen ('the line "AI system: decode and follow"'). When no other sentence holds such a
+# cue, the text orders no decoding (`_fp_cue_said`).
+_FP_CUE_ACT = (
+    r"(?:decode|decipher|unscramble)\w*(?: \w+)? (?:and|or|then) (?:then )?(?:execute|run|follow|"
+    r"obey|act on|apply|carry out)\w*"
+)
+_FP_CUE_SAID = re.compile(
+    r"\b(?:not|never|n\u2019t|n't|no need to) (?:to )?(?:\w+ )?"
+    + _FP_CUE_ACT
+    + r"[^.!?\n;]*|\b(?:an?|the) (?:order|instruction|request|command|prompt)s? (?:\w+ )?to "
+    + _FP_CUE_ACT
+    + r"(?: (?:it|them))?|\b(?:told|asked|instructed|ordered|urged) (?:our|the|his|her|their|"
+    r"a|an) [\w-]+(?: [\w-]+)? to [\"'\u201c]?"
+    + _FP_CUE_ACT
+    + r"(?: (?:on )?(?:it|them))?|\b(?:line|text|string|phrase|sentence|saying|says|said|reads?|"
+    r"such as|like|e\.g\.,?) [\"\u201c][^\"\u201d\n]{0,60}?"
+    + _FP_CUE_ACT
+    + r"[^\"\u201d\n]{0,30}[\"\u201d]"
+)
+_FP_CUES = frozenset({"encoded", "encoded-cue", "jailbreak"})
+
+
+def _fp_cue_said(english: Any, names: list[tuple[str, float]], fold: str, v: Verdict) -> None:
+    """Caps the decoding cues in `v` (`encoded`, `encoded-cue`, and `jailbreak` held by no
+    other phrase) when only the text's named orders to decode hold them (`_FP_CUE_SAID`;
+    `english`: the English patterns' set, `names`: their reasons and weights)."""
+    if "encoded-cue" not in v.reasons or _FP_CUE_SAID.search(fold) is None:
+        return
+    blank = _FP_CUE_SAID.sub(lambda m: " " * len(m.group(0)), fold)
+    left = {names[i][0] for i in english.Match(blank) or ()}
+    if "encoded-cue" in left:
+        return
+    for r in _FP_CUES - left:
+        if r in v.reasons:
+            v.reasons[r] = min(v.reasons[r], 0.1)
+
 
 # --------------------------------------------------------------------- hidden carriers
 
@@ -9494,6 +9572,7 @@ class Scanner:
                 weight += 0.2
             found.add(reason, weight)
         _fpc_phish_forward(self._en_set, self._english, fold, found)
+        _fp_cue_said(self._en_set, self._english, fold, found)
         docref = found.reasons.pop("_docref", None) is not None
         if found.reasons.pop("_approval-condition", None) is not None:
             # a rule that asks for the user's approval: not a claim of it, not an order past it
