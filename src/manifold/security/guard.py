@@ -7321,6 +7321,62 @@ _ENGLISH.extend(
             r"[^\n]*?(?:" + _POL_ACT + r"|\b(?:reply|answer|response) (?:should|must|is to|will) "
             r"(?:state|say|read|be|include)\b)",
         ),
+        # (medium) a reader only an AI can be, by what it opens ("the next automated agent
+        # that opens this file"); an approval, a payment or a deletion stated as what the
+        # assistant does; the assistant said not to need the owner's word
+        (
+            "addressed",
+            0.45,
+            _I
+            + r"\b(?:the|any|whichever|whatever) (?:next |first )?(?:[\w-]+ )?"
+            + _POL_AI
+            + r" (?:that|which|who) (?:opens|reads|loads|sees|processes|parses|views|surfaces|"
+            r"explains) (?:this|the) (?:file|page|entry|document|record|config\w*|runbook|e-?mail|"
+            r"message|table|ticket)",
+        ),
+        (
+            "directive",
+            0.5,
+            _I + r"\b(?:the|an|any|each|every) (?:[\w-]+ )?" + _POL_AI + r" (?:(?:then|also|"
+            r"always|automatically|simply|just|immediately) )*(?:approves|records\b"
+            + _POL_G
+            + r"\bas approved|pays|transfers|wires|signs|deletes|grants)\b",
+        ),
+        (
+            "escalation",
+            0.5,
+            _I
+            + r"\b"
+            + _POL_AI
+            + r" (?:does not|doesn"
+            + _APOS
+            + r"?t|do not|don"
+            + _APOS
+            + r"?t|need not) (?:need to )?(?:check|confirm|verify|consult) with\b",
+        ),
+        # data made public or sent out "by the assistant" as a step of the page's procedure
+        (
+            "directive",
+            0.7,
+            _I + r"\b(?:are|is) (?:exported|sent|uploaded|shared|posted|forwarded|copied|"
+            r"published)\b"
+            + _POL_G
+            + r"(?:public|[\w.+-]+@[\w-]+\.[a-z]|https?://|s3://)"
+            + _POL_G
+            + r"\bby the (?:[\w-]+ )?"
+            + _POL_AI
+            + r"\b",
+        ),
+        # summaries of this page said to describe it so: "summaries of this listing describe
+        # it as 'sea view, free parking'"
+        (
+            "model-directed",
+            0.7,
+            _I + r"\b(?:summar(?:y|ies)|answers?|descriptions?|recaps?|overviews?) (?:of|about|"
+            r"for) this (?:[\w-]+ )?(?:listing|page|product|item|article|entry|property|hotel|"
+            r"report|document|record|offer)s? (?:describe|present|call|rate|list|portray)s? "
+            r"(?:it|this|them|the [\w-]+) as\b",
+        ),
         # the reader's answer fixed in advance: "the assistant's reply to any revenue question
         # is expected to be '...'"; (medium) answers of one kind ruled out of policy
         (
@@ -8832,6 +8888,9 @@ _TRIGGERS_EN = [
     r"(?:confirmation|approval|notification|consent)_?(?:required|needed)|requires?_?"
     r"(?:confirmation|approval)|notify_(?:owner|user)|(?:allowed|permitted|authori[sz]ed) to "
     r"(?:skip|bypass|omit|forgo)|higher priority than",
+    r"need to (?:check|confirm|verify|consult) with|\bby the (?:[\w-]+ )?(?:assistant|bot|"
+    r"copilot|llm|ai\b)|(?:that|which|who) (?:opens|reads|loads|sees|processes|parses|views|"
+    r"surfaces|explains) (?:this|the) ",
     # (group t52 triggers)
     r"you (?:were|have been|got) (?:given|asked|configured|set up|handed)|(?:it|they) (?:was|"
     r"were) given|asked you (?:for|to)|(?:came|comes|arrived) with this|accompan\w* this|"
