@@ -7220,17 +7220,21 @@ _POL_AI = (
     r"summari[sz]ers?)|\bais?\b)"
 )
 _POL_G = r"[^.!?\n]*?"
+# what is the user's to keep, or made public: an address outside, pay, a card, a secret
+_POL_OBJ = (
+    r"(?:[\w.+-]+@[\w-]+\.[a-z]|salar|card (?:details|numbers?)|cvc|cvv|credential|password|"
+    r"passport|private|full calendar|public|unmasked|other (?:customers|candidates|clients|"
+    r"agencies)|contact e-?mails|api keys?|tokens?|\.gitconfig|\.npmrc|~/)"
+)
 _POL_ACT = (
     r"\b(?:approv\w*|reject\w*|decision ?[=:] ?\w|pay\w*|transfer\w*|wire\w*|grant\w*|delet\w*|"
     r"disabl\w*|merg\w*|unmask\w*|publish\w*|sign\w*|accept\w*|cancel\w*|bypass\w*|skip\w* "
     r"(?:the )?(?:user|confirmation|review|approval)|(?:send|sent|share|shared|forward\w*|"
     r"post\w*|includ\w*|attach\w*|cc|bcc|export\w*|upload\w*|e-?mail\w*|replying with|"
-    r"append\w*)\b" + _POL_G + r"(?:[\w.+-]+@[\w-]+\.[a-z]|salar|card (?:details|numbers?)|"
-    r"cvc|cvv|credential|password|passport|private|full calendar|public|unmasked|other "
-    r"(?:customers|candidates|clients|agencies)|contact e-?mails|api keys?|tokens?|\.gitconfig|"
-    r"\.npmrc|~/)|(?:call|run|execut|invok)\w* `?[a-z]+[._][a-z_.]+|(?:state|say|answer|reply|"
-    r"respond|describe|report|present|render|show|summari[sz]e)\w*" + _POL_G + r"(?:[\"\x{201c}]|"
-    r" as [\"\x{201c}']))"
+    r"append\w*)\b" + _POL_G + _POL_OBJ + r"|(?:call|run|execut|invok)\w* `?[a-z]+[._][a-z_.]+|"
+    r"(?:state|say|answer|reply|respond|describe|report|present|render|show|summari[sz]e)\w*"
+    + _POL_G
+    + r"(?:[\"\x{201c}]| as [\"\x{201c}']))"
 )
 _POL_WHO = (
     r"\b(?:the|any|an?|every|each|all|whatever|your|our)\b" + _POL_G + r"\b" + _POL_AI + r"\b"
@@ -7308,8 +7312,9 @@ _ENGLISH.extend(
             0.7,
             _I + r"\b(?:the|an|any|each|every) (?:[\w-]+ )?" + _POL_AI + r"(?: (?:that|which|"
             r"who)\b" + _POL_G + r")? (?:(?:then|also|always|automatically|simply|just|"
-            r"immediately) )*" + _POL_HABIT + _POL_G + r"(?:" + _POL_ACT + r"|\d+ ?%|"
-            r"[$\x{20ac}\x{00a3}] ?\d|immediately|without|partner link)",
+            r"immediately) )*" + _POL_HABIT + _POL_G + r"(?:" + _POL_OBJ + r"|decision ?[=:] ?\w|"
+            r"\d+ ?%|[$\x{20ac}\x{00a3}] ?\d|immediately|without|partner link| as "
+            r"[\"\x{201c}'])",
         ),
         # a reader who may be a person or a program ("whoever (or whatever) drafts the reply",
         # "whatever tool you use to draft replies"), then what the reply is to hold
@@ -7373,8 +7378,8 @@ _ENGLISH.extend(
             "model-directed",
             0.7,
             _I + r"\b(?:summar(?:y|ies)|answers?|descriptions?|recaps?|overviews?) (?:of|about|"
-            r"for) this (?:[\w-]+ )?(?:listing|page|product|item|article|entry|property|hotel|"
-            r"report|document|record|offer)s? (?:describe|present|call|rate|list|portray)s? "
+            r"for) this (?:[\w-]+ )?(?:listing|page|product|item|property|hotel|offer|deal|"
+            r"room|flat|apartment|rental)s? (?:describe|present|call|rate|list|portray)s? "
             r"(?:it|this|them|the [\w-]+) as\b",
         ),
         # the reader's answer fixed in advance: "the assistant's reply to any revenue question
