@@ -8882,20 +8882,27 @@ _TRIGGERS_EN = [
     # (group fpb triggers)
     # (group fpc triggers)
     # (group pol triggers)
-    r"(?:assistant|bot|copilot|llm|gpt|language model|ai|automated)s?\b[^.!?\n]*?\b(?:expected|"
+    # (the reader's name is the literal the prefilter needs, not the common verbs after it)
+    r"(?:assistant|copilot|chatbot|language model|automated|ai agent)s?\b[^.!?\n]*?\b(?:expected|"
     r"required|supposed|meant|assumed|instructed|approves|records|books|signs|transfers|wires|"
     r"pays|deletes|grants|disables|merges|unmasks|publishes|forwards|shares|sends|posts|"
-    r"e-?mails|exports|uploads|includes|runs|executes|calls|replies with|fills|sets)\b",
-    r"by convention|conventions? for|as (?:is )?(?:standard|customary)|expected behavio|"
-    r"(?:usual|standard|normal) (?:flow|procedure|walkthrough|practice)|whoever \(?or whatever|"
-    r"whatever (?:[\w-]+ )?(?:tool|system|software|app)\b|(?:expects?|assumes?)(?: that)? "
-    r"(?:the|an?|any|your) |(?:considered|deemed|treated as) (?:out of policy|an? )|"
-    r"(?:confirmation|approval|notification|consent)_?(?:required|needed)|requires?_?"
-    r"(?:confirmation|approval)|notify_(?:owner|user)|(?:allowed|permitted|authori[sz]ed) to "
-    r"(?:skip|bypass|omit|forgo)|higher priority than",
-    r"need to (?:check|confirm|verify|consult) with|\bby the (?:[\w-]+ )?(?:assistant|bot|"
-    r"copilot|llm|ai\b)|(?:that|which|who) (?:opens|reads|loads|sees|processes|parses|views|"
-    r"surfaces|explains) (?:this|the) ",
+    r"e-?mails|exports|uploads|includes|runs|executes|calls|replies with|fills|sets|does not|"
+    r"doesn" + _APOS + r"?t|need not)\b",
+    r"by convention|conventions for|convention for|as standard|as is standard|as customary|"
+    r"as is customary|expected behavio|usual flow|standard flow|normal flow|usual procedure|"
+    r"standard procedure|standard walkthrough|standard practice|usual practice|whoever or "
+    r"whatever|whoever \(or whatever|out of policy|violation|higher priority than",
+    r"whatever (?:[\w-]+ )?(?:tool|system|software|app)\b[^.!?\n:]*?\b(?:draft|writ|answer|"
+    r"repl|read|process|handl)",
+    r"(?:expects?|assumes?)(?: that)? (?:the|an?|any|your) (?:[\w-]+ )?(?:assistant|copilot|"
+    r"chatbot|automated)",
+    r"confirmation_required|approval_required|notification_required|consent_required|"
+    r"confirmation_needed|approval_needed|require_confirmation|requires_confirmation|"
+    r"requireconfirmation|require_approval|requires_approval|user_notification|"
+    r"user_confirmation|notify_owner|notify_user|(?:allowed|permitted|authori[sz]ed) to "
+    r"(?:skip|bypass|omit|forgo)",
+    r"by the assistant|by the bot|by the copilot|by the llm|by the ai\b|(?:that|which|who) "
+    r"(?:opens|reads|loads|sees|processes|parses|views|surfaces|explains) (?:this|the) ",
     # (group t52 triggers)
     r"you (?:were|have been|got) (?:given|asked|configured|set up|handed)|(?:it|they) (?:was|"
     r"were) given|asked you (?:for|to)|(?:came|comes|arrived) with this|accompan\w* this|"
