@@ -23,7 +23,9 @@ reach the thresholds:
   page: ...", "Next step for the agent: ...", "Model instruction: ...") then an order, "you"
   or "the user"; a name only a model answers to ("LLM:", "AI helper:"; not a support chat's
   "Agent:") then an order; a vocative then "you"/"your"/"the user" in the same sentence; "as
-  an automated reviewer, <order>"; "have the assistant run ...".
+  an automated reviewer, <order>"; "have the assistant run ...". Also an order stated as a
+  norm about the reader: what the assistant "is expected to" do, does "by convention" or in
+  "the usual flow", is assumed to have done, or a fixed answer it gives (`pol`).
   `persistence`, `propagation`, `escalation`, `user-directed`: what such an order goes after
   (memory and all future chats; copying the text into every other document; admin rights or
   approvals turned off; telling the user to log in, pay or believe something); medium signals
@@ -7274,20 +7276,17 @@ _ENGLISH.extend(
             "directive",
             0.7,
             _I
-            + r"\b(?:by convention|conventions? for|as (?:is )?(?:standard|customary)|"
+            + r"(?:\b(?:by convention|conventions? for|as (?:is )?(?:standard|customary)|"
             + _POL_USUAL
             + r")\b[^\n]*?\b"
             + _POL_AI
-            + r"\b"
-            + _POL_G
-            + _POL_ACT
-            + r"|\b"
+            + r"\b|\b"
             + _POL_AI
             + r"\b"
             + _POL_G
             + r"\b"
             + _POL_USUAL
-            + r"\b"
+            + r"\b)"
             + _POL_G
             + _POL_ACT,
         ),
