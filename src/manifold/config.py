@@ -41,6 +41,9 @@ _converting: ContextVar[bool] = ContextVar("manifold_config_converting", default
 _copying: ContextVar[bool] = ContextVar("manifold_config_copying", default=False)
 
 
+_CHECK_NOTE = "manifold.config: a model's check"
+
+
 class _KeyProblem(ValueError):
     """A check's complaint about one key of the model (or a path below it: `keys`), not about
     the model as a whole: the error names that key."""
@@ -71,7 +74,11 @@ class _Strict(
         if _copying.get():
             return
         if _converting.get():
-            self._check()
+            try:
+                self._check()
+            except ValueError as e:
+                e.add_note(_CHECK_NOTE)  # (msgspec wraps it: `_describe` knows it by this)
+                raise
             return
         # Built in Python: checked (and coerced) as if read from data. Fields equal to their
         # defaults are left out of the data (omit_defaults), so they count as not given.
@@ -1253,7 +1260,7 @@ def _validate(cls: type[_M], data: Any) -> _M:
     key path of the first problem."""
     token = _converting.set(True)
     try:
-        while True:
+        while True:  # (each round turns one "yes"/"off"... into a boolean, or stops)
             try:
                 obj = msgspec.convert(data, cls, strict=False)
                 break
@@ -1390,8 +1397,8 @@ def _describe(err: msgspec.ValidationError, data: Any, cls: type) -> str:
     msg, at = _split(err)
     keys, tp, _value = _resolve(at, data, cls)
     cause = err.__cause__ or err.__context__
-    if isinstance(cause, ValueError):  # a model's own check
-        return _located(keys, cause)
+    if isinstance(cause, ValueError) and _CHECK_NOTE in getattr(cause, "__notes__", ()):
+        return _located(keys, cause)  # a model's own check
     unknown = re.fullmatch(r"Object contains unknown field `(.*)`", msg)
     missing = re.fullmatch(r"Object missing required field `(.*)`", msg)
     if unknown:
