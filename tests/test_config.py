@@ -297,3 +297,24 @@ def test_a_policy_condition_may_test_for_null() -> None:
     cfg = parse_config({"security": {"policy": {"rules": [rule]}}}, env={})
     arg = cfg.security.policy.rules[0].match.args[0]
     assert "equals" in arg.fields_set and arg.equals is None
+
+
+def test_every_problem_is_listed_on_one_line() -> None:
+    """As pydantic did: each key checked on its own, a model's own checks once its keys are
+    sound, the problems joined by '; '."""
+    data = {
+        "upstreams": {"a": {"command": "x", "timeout": "q", "lazy": "yes", "bogus": 1}, "b": {}},
+        "security": {"redaction": {"rules": [{"name": "x", "pattern": "(a"}]}},
+    }
+    with pytest.raises(ConfigError) as e:
+        parse_config(data, "m.yaml", env={})
+    text = str(e.value)
+    assert "\n" not in text and text.startswith("m.yaml: ")
+    for needle in (
+        "security.redaction.rules.0: pattern '(a'",
+        "upstreams.a.timeout: expected a number",
+        "upstreams.a.bogus: unknown key",
+        "upstreams.b: needs 'command'",
+    ):
+        assert needle in text, text
+    assert "lazy" not in text  # "yes" is a boolean

@@ -1267,7 +1267,8 @@ def _validate(cls: type[_M], data: Any) -> _M:
             except msgspec.ValidationError as e:
                 fixed = _fix_bool(e, data, cls)
                 if fixed is None:
-                    raise ConfigError(_describe(e, data, cls)) from None
+                    problems = _problems(data, cls, []) or [_describe(e, data, cls, [])]
+                    raise ConfigError("; ".join(problems)) from None
                 data = fixed
         _record_given(obj, data, ())
     finally:
@@ -1302,7 +1303,7 @@ def _record_given(obj: Any, raw: Any, path: tuple[str | int, ...]) -> None:
 def _located(keys: list[Any], e: BaseException) -> str:
     if isinstance(e, _KeyProblem):
         keys = [*keys, e.keys]
-    return f"{'.'.join(str(k) for k in keys) or 'config'}: {e}"
+    return f"{_dotted(keys)}: {e}"
 
 
 def _arms(tp: Any) -> list[Any]:
@@ -1337,7 +1338,7 @@ def _fails(value: Any, tp: Any) -> bool:
     return False
 
 
-def _resolve(at: str, data: Any, cls: type) -> tuple[list[Any], Any, Any]:
+def _resolve(at: str, data: Any, cls: Any) -> tuple[list[Any], Any, Any]:
     """msgspec's error path (`$.upstreams[...].timeout`) as keys (`upstreams`, the name of
     the upstream whose value failed, `timeout`), with the type and the data found there."""
     keys: list[Any] = []
@@ -1392,18 +1393,73 @@ def _fix_bool(err: msgspec.ValidationError, data: Any, cls: type) -> Any:
     return data
 
 
-def _describe(err: msgspec.ValidationError, data: Any, cls: type) -> str:
+def _problems(data: Any, tp: Any, at: list[Any]) -> list[str]:
+    """Every problem of `data` as a `tp` at key path `at`, as pydantic listed them: each key
+    of a model checked on its own (in the model's order, then the unknown keys), the model's
+    own checks only once its keys are sound. Only on the error path."""
+    words = isinstance(data, str) and data.lower() in _BOOL_WORDS
+    if words and not _fails(_BOOL_WORDS[data.lower()], tp):
+        return []  # ("yes" for a boolean: `_validate` reads it so)
+    try:
+        obj = msgspec.convert(data, tp, strict=False)
+    except msgspec.ValidationError as e:
+        err = e
+    else:
+        try:
+            _record_given(obj, data, tuple(at))
+        except ConfigError as e:
+            return [str(e)]
+        return []
+    problems: list[str] = []
+    arms = _arms(tp)
+    model = next((a for a in arms if isinstance(a, type) and issubclass(a, _Strict)), None)
+    dict_tp = next((a for a in arms if typing.get_origin(a) is dict), None)
+    list_tp = next((a for a in arms if typing.get_origin(a) is list), None)
+    if model is not None and isinstance(data, dict):
+        names = [f.encode_name for f in _fields(model)]
+        for f in _fields(model):
+            if f.encode_name in data:
+                problems += _problems(data[f.encode_name], f.type, [*at, f.encode_name])
+            elif f.required:
+                problems.append(f"{_dotted([*at, f.encode_name])}: required key missing")
+        for k in data:
+            if k not in names:
+                problems.append(f"{_dotted([*at, k])}: {_unknown_key(str(k), names)}")
+    elif dict_tp is not None and isinstance(data, dict):
+        key_tp, value_tp = typing.get_args(dict_tp)
+        for k, v in data.items():
+            if _fails(k, key_tp):
+                problems.append(f"{_dotted([*at, k])}: the key must be a string")
+            else:
+                problems += _problems(v, value_tp, [*at, k])
+    elif list_tp is not None and isinstance(data, list):
+        for i, item in enumerate(data):
+            problems += _problems(item, typing.get_args(list_tp)[0], [*at, i])
+    return problems or [_describe(err, data, tp, at)]
+
+
+def _dotted(keys: list[Any]) -> str:
+    return ".".join(str(k) for k in keys) or "config"
+
+
+def _unknown_key(key: str, names: list[str]) -> str:
+    import difflib  # (only to suggest a name: not held by a running gateway)
+
+    close = difflib.get_close_matches(key, names, n=1)
+    return f"unknown key (did you mean '{close[0]}'?)" if close else "unknown key"
+
+
+def _describe(err: msgspec.ValidationError, data: Any, cls: Any, at: list[Any]) -> str:
     """msgspec's complaint as `key.path: what is wrong` (the keys of mappings named)."""
-    msg, at = _split(err)
-    keys, tp, _value = _resolve(at, data, cls)
+    msg, where = _split(err)
+    keys, tp, _value = _resolve(where, data, cls)
+    keys = [*at, *keys]
     cause = err.__cause__ or err.__context__
     if isinstance(cause, ValueError) and _CHECK_NOTE in getattr(cause, "__notes__", ()):
         return _located(keys, cause)  # a model's own check
     unknown = re.fullmatch(r"Object contains unknown field `(.*)`", msg)
     missing = re.fullmatch(r"Object missing required field `(.*)`", msg)
     if unknown:
-        import difflib  # (only to suggest a name: not held by a running gateway)
-
         names = [
             f.encode_name
             for arm in _arms(tp)
@@ -1411,10 +1467,7 @@ def _describe(err: msgspec.ValidationError, data: Any, cls: type) -> str:
             for f in _fields(arm)
         ]
         keys.append(unknown.group(1))
-        msg = "unknown key"
-        close = difflib.get_close_matches(unknown.group(1), names, n=1)
-        if close:
-            msg += f" (did you mean '{close[0]}'?)"
+        msg = _unknown_key(unknown.group(1), names)
     elif missing:
         keys.append(missing.group(1))
         msg = "required key missing"
@@ -1435,7 +1488,7 @@ def _describe(err: msgspec.ValidationError, data: Any, cls: type) -> str:
             *rest, last = (repr(c) for c in choices)
             msg = f"must be {', '.join(rest)} or {last} (got {_value!r})" if rest else last
         msg = _TYPE_NAME_RE.sub(_type_words, msg).replace("Expected", "expected", 1)
-    return f"{'.'.join(str(k) for k in keys) or 'config'}: {msg}"
+    return f"{_dotted(keys)}: {msg}"
 
 
 _TYPE_NAME_RE = re.compile(r"`([a-z| ]+)`")
