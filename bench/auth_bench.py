@@ -248,7 +248,7 @@ def _inprocess(keys: dict[str, tuple[Any, dict[str, Any]]], n: int) -> Any:
     aud = "https://gw.bench/mcp"
     out: dict[str, float] = {}
     with _jwks(keys) as jwks_url:
-        cfg = AuthConfig.model_validate(
+        cfg = AuthConfig.from_data(
             {
                 "keys": [{"sha256": hashlib.sha256(API_KEY.encode()).hexdigest(), "tenant": "b"}],
                 "oauth": {"issuer": ISSUER, "jwks_url": jwks_url},

@@ -137,14 +137,14 @@ def _chain_cost(addons: list[object], n: int) -> float:
 
 
 def measure(n: int) -> dict[str, Any]:
-    cfg = PolicyConfig.model_validate({"rules": rules()})
+    cfg = PolicyConfig.from_data({"rules": rules()})
     engine = PolicyEngine(cfg)
     engine.learn("files", [{"name": "write"}])
     route = Route("files", "write")
     worst = engine.decide(route, ARGS, "claude-code", "")
     assert worst.action == "allow" and worst.rule is None, worst  # every rule checked
     unlisted = PolicyEngine(cfg)
-    typical = PolicyEngine(PolicyConfig.model_validate({"rules": TYPICAL}))
+    typical = PolicyEngine(PolicyConfig.from_data({"rules": TYPICAL}))
     typical.learn("files", [{"name": "read", "annotations": {"readOnlyHint": True}}])
     t_route = Route("files", "read")
     t_args = {"path": "/home/ann/a.txt", "n": 10}

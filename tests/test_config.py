@@ -205,3 +205,116 @@ def test_refusal_log_bounds_are_checked() -> None:
     with pytest.raises(ConfigError) as e:
         parse_config({"auth": {"refusal_log_max_keys": 0}}, "m.yaml", env={})
     assert "auth.refusal_log_max_keys" in str(e.value)
+
+
+def test_coercions_kept_from_pydantics_lax_mode() -> None:
+    """A YAML int where a number is expected; numbers and booleans from `${VAR}` strings,
+    including the spellings pydantic took (yes/no/on/off)."""
+    env = {"PORT": "9000", "ON": "yes", "OFF": "Off", "T": "2.5"}
+    cfg = parse_config(
+        {
+            "http": {"port": "${PORT}", "head_timeout": 3},
+            "security": {"guard": {"enabled": "${OFF}", "classifier": "${ON}"}},
+            "upstreams": {"a": {"command": "x", "timeout": "${T}", "lazy": "${ON}"}},
+        },
+        env=env,
+    )
+    assert cfg.http.port == 9000 and isinstance(cfg.http.head_timeout, float)
+    assert cfg.security.guard.enabled is False and cfg.security.guard.classifier is True
+    assert cfg.upstreams["a"].timeout == 2.5 and cfg.upstreams["a"].lazy is True
+    with pytest.raises(ConfigError, match=r"upstreams\.a\.lazy: expected a boolean"):
+        parse_config({"upstreams": {"a": {"command": "x", "lazy": "maybe"}}}, env={})
+    with pytest.raises(ConfigError, match=r"http\.port: expected an integer"):
+        parse_config({"http": {"port": 1.5}}, env={})
+
+
+@pytest.mark.parametrize(
+    ("data", "needle"),
+    [
+        # A mapping's entry is named by its key (msgspec itself says `[...]`).
+        (
+            {"upstreams": {"a": {"command": "x"}, "b": {"command": "y", "count": 0}}},
+            "upstreams.b.count",
+        ),
+        ({"exposure": {"clients": {"cl*": "nope"}}}, "exposure.clients.cl*: must be 'auto'"),
+        ({"upstreams": {1: {"command": "x"}}}, "upstreams.1: the key must be a string"),
+        ({"response": {"summarize": {"url": "http://h"}}}, "response.summarize.model: required"),
+        ({"http": 3}, "http: expected a mapping, got an integer"),
+        (
+            {"upstreams": {"a": {"command": "x", "resilience": {"retry": {"atempts": 2}}}}},
+            "upstreams.a.resilience.retry.atempts: unknown key (did you mean 'attempts'?)",
+        ),
+    ],
+)
+def test_type_errors_name_the_key_path(data: dict, needle: str) -> None:
+    with pytest.raises(ConfigError) as e:
+        parse_config(data, "m.yaml", env={})
+    assert needle in str(e.value)
+
+
+def test_an_exception_being_handled_is_not_taken_for_the_configs() -> None:
+    try:
+        raise ValueError("unrelated")
+    except ValueError:
+        with pytest.raises(ConfigError) as e:
+            parse_config({"http": {"port": "x"}}, env={})
+    assert "unrelated" not in str(e.value) and "http.port" in str(e.value)
+
+
+def test_models_built_in_python_are_checked_and_coerced() -> None:
+    from manifold.config import GatewayConfig, UpstreamConfig
+
+    up = UpstreamConfig(command="x", timeout=5)
+    assert isinstance(up.timeout, float) and up.fields_set == {"command", "timeout"}
+    cfg = GatewayConfig(upstreams={"a": {"command": "x"}})  # type: ignore[dict-item]
+    assert isinstance(cfg.upstreams["a"], UpstreamConfig)
+    with pytest.raises(ValueError, match="max_in_flight"):
+        UpstreamConfig(command="x", max_in_flight=0)
+    with pytest.raises(ValueError, match="not both"):
+        UpstreamConfig(command="x", url="http://h")
+    with pytest.raises(AttributeError):
+        up.timeout = 3  # type: ignore[misc]
+
+
+def test_keys_given_replace_and_plain_data() -> None:
+    cfg = parse_config(
+        {"upstreams": {"a": {"command": "x", "timeout": 60, "resilience": {"retry": {}}}}}, env={}
+    )
+    up = cfg.upstreams["a"]
+    assert up.fields_set == {"command", "timeout", "resilience"}  # 60 is the default: given
+    assert up.resilience is not None and up.resilience.fields_set == {"retry"}
+    copy = up.replace(cwd="/tmp", timeout=-1)  # not checked again (as a copy)
+    assert copy.cwd == "/tmp" and copy.timeout == -1 and up.cwd is None
+    assert copy.fields_set == {"command", "timeout", "resilience", "cwd"}
+    plain = up.to_dict(exclude={"env_passthrough"})
+    assert plain["tools"] == {"allow": ["*"], "deny": []} and "env_passthrough" not in plain
+    assert plain["resilience"]["retry"]["attempts"] == 3
+
+
+def test_a_policy_condition_may_test_for_null() -> None:
+    rule = {"name": "r", "action": "deny", "match": {"tool": "t", "args": [{"path": "p"}]}}
+    rule["match"]["args"][0]["equals"] = None
+    cfg = parse_config({"security": {"policy": {"rules": [rule]}}}, env={})
+    arg = cfg.security.policy.rules[0].match.args[0]
+    assert "equals" in arg.fields_set and arg.equals is None
+
+
+def test_every_problem_is_listed_on_one_line() -> None:
+    """As pydantic did: each key checked on its own, a model's own checks once its keys are
+    sound, the problems joined by '; '."""
+    data = {
+        "upstreams": {"a": {"command": "x", "timeout": "q", "lazy": "yes", "bogus": 1}, "b": {}},
+        "security": {"redaction": {"rules": [{"name": "x", "pattern": "(a"}]}},
+    }
+    with pytest.raises(ConfigError) as e:
+        parse_config(data, "m.yaml", env={})
+    text = str(e.value)
+    assert "\n" not in text and text.startswith("m.yaml: ")
+    for needle in (
+        "security.redaction.rules.0: pattern '(a'",
+        "upstreams.a.timeout: expected a number",
+        "upstreams.a.bogus: unknown key",
+        "upstreams.b: needs 'command'",
+    ):
+        assert needle in text, text
+    assert "lazy" not in text  # "yes" is a boolean

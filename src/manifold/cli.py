@@ -85,7 +85,7 @@ def _load(
     for w in warnings:
         warn(w)
     if no_prefix:
-        cfg = cfg.model_copy(update={"prefix": False})
+        cfg = cfg.replace(prefix=False)
     return cfg
 
 
@@ -214,7 +214,7 @@ def run(config: str, no_prefix: bool, exposure: str | None, log_level: str) -> N
         gw.freeze_gc = True
         front = StdioFront(gw)
         reloader = _start_reloader(
-            gw, config, lambda c: c.model_copy(update={"prefix": False}) if no_prefix else c
+            gw, config, lambda c: c.replace(prefix=False) if no_prefix else c
         )
         stopper = asyncio.ensure_future(stop.wait())
         stopper.add_done_callback(lambda _t: front.closed.set())
@@ -261,10 +261,8 @@ def serve(
     _setup_logging(log_level)
     return_large_buffers()
     cfg = _load_to_serve(config, no_prefix)
-    http = cfg.http.model_copy(
-        update={k: v for k, v in (("host", host), ("port", port)) if v is not None}
-    )
-    cfg = cfg.model_copy(update={"http": http})
+    http = cfg.http.replace(**{k: v for k, v in (("host", host), ("port", port)) if v is not None})
+    cfg = cfg.replace(http=http)
     if not _is_loopback(http.host) and not http.allowed_hosts and not allow_remote:
         raise UserError(
             f"refusing to serve on {http.host}, beyond loopback, with no http.allowed_hosts: "
@@ -300,9 +298,9 @@ def serve(
 
         def adjust(c: GatewayConfig) -> GatewayConfig:
             if no_prefix:
-                c = c.model_copy(update={"prefix": False})
+                c = c.replace(prefix=False)
             cli = {k: v for k, v in (("host", host), ("port", port)) if v is not None}
-            return c.model_copy(update={"http": c.http.model_copy(update=cli)})
+            return c.replace(http=c.http.replace(**cli))
 
         reloader = _start_reloader(gw, config, adjust)
         click.echo(

@@ -1,6 +1,6 @@
 """The `manifold` executable: the CLI, and a one-line message for Ctrl-C while it still loads.
 
-Importing the CLI (click, pydantic, the config models) takes a noticeable moment; Ctrl-C in that
+Importing the CLI (click, the config models) takes a noticeable moment; Ctrl-C in that
 moment would print an import traceback. Once the CLI runs, click answers Ctrl-C the same way.
 """
 
@@ -11,7 +11,7 @@ import sys
 
 def _interrupted(exc: BaseException) -> bool:
     """Whether `exc` is Ctrl-C, or an error raised because of it (a library that wraps what
-    interrupted it: pydantic turns a KeyboardInterrupt in `__set_name__` into a RuntimeError)."""
+    interrupted it: some turn a KeyboardInterrupt in `__set_name__` into a RuntimeError)."""
     seen: set[int] = set()
     e: BaseException | None = exc
     while e is not None and id(e) not in seen:

@@ -399,7 +399,7 @@ class Gateway:
             }
             if "security" in diff.live:
                 update["security"] = new.security
-            self.config = self.config.model_copy(update=update)
+            self.config = self.config.replace(**update)
             self.processes.limit = new.max_processes
             # Per-client upstreams reclaim idle client sessions through the front end's hook.
             reclaim = next((u.reclaim for u in self.upstreams.values() if u.reclaim), None)
@@ -440,7 +440,7 @@ class Gateway:
         applied unless all of it can be."""
         old = self.config.security
         live = {"policy", "guard"}
-        if old.model_dump(exclude=live) != new.security.model_dump(exclude=live):
+        if old.to_dict(exclude=live) != new.security.to_dict(exclude=live):
             return False
         # (an addon whose call step runs inside another's is wrapped: `addons._WithoutCall`)
         inner = [getattr(a, "addon", a) for a in self.hooks.addons]

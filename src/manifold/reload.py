@@ -68,7 +68,7 @@ class ConfigDiff:
 
 
 def _connection(cfg: UpstreamConfig) -> dict[str, object]:
-    return cfg.model_dump(exclude=set(LIVE_UPSTREAM_KEYS))
+    return cfg.to_dict(exclude=LIVE_UPSTREAM_KEYS)
 
 
 def diff_configs(old: GatewayConfig, new: GatewayConfig) -> ConfigDiff:
@@ -85,7 +85,7 @@ def diff_configs(old: GatewayConfig, new: GatewayConfig) -> ConfigDiff:
         else:
             d.changed.append(name)
     d.removed = [n for n in before if n not in after]
-    for key in GatewayConfig.model_fields:
+    for key in GatewayConfig.__struct_fields__:
         if key == "upstreams" or getattr(old, key) == getattr(new, key):
             continue
         (d.live if key in LIVE_KEYS else d.needs_restart).append(key)

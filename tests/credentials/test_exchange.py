@@ -60,7 +60,7 @@ def _payload(jwt: str) -> bytes:
 
 
 def exchanger(base: str, cache_size: int = 1000, **extra: Any) -> TokenExchanger:
-    cfg = UpstreamOAuthConfig.model_validate(
+    cfg = UpstreamOAuthConfig.from_data(
         {
             "timeout": 5,
             "token_exchange": {

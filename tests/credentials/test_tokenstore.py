@@ -83,11 +83,11 @@ def test_a_changed_key_is_a_clear_error(tmp_path: Path) -> None:
 
 
 def test_paths_follow_the_config(tmp_path: Path) -> None:
-    cfg = GatewayConfig.model_validate({"state": {"path": str(tmp_path / "s" / "state.db")}})
+    cfg = GatewayConfig.from_data({"state": {"path": str(tmp_path / "s" / "state.db")}})
     assert store_paths(cfg) == (tmp_path / "s" / "tokens.db", tmp_path / "s" / "token.key")
-    cfg = GatewayConfig.model_validate(
+    cfg = GatewayConfig.from_data(
         {"state": {"path": ""}, "credentials": {"path": str(tmp_path / "t.db")}}
     )
     assert store_paths(cfg) == (tmp_path / "t.db", tmp_path / "token.key")
     with pytest.raises(ConfigError, match=r"credentials\.path"):
-        store_paths(GatewayConfig.model_validate({"state": {"path": ""}}))
+        store_paths(GatewayConfig.from_data({"state": {"path": ""}}))

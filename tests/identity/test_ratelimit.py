@@ -23,7 +23,7 @@ def _ctx(tenant: str = "t", subject: str = "s", tool: str = "up__tool") -> CallC
 
 
 def test_a_bucket_refills_at_its_rate() -> None:
-    rl = RateLimiter(RateLimitConfig.model_validate({"default": {"calls_per_second": 4}}))
+    rl = RateLimiter(RateLimitConfig.from_data({"default": {"calls_per_second": 4}}))
     for _ in range(4):
         rl.admit(_ctx())
     with pytest.raises(rpc.RpcError) as e:
@@ -36,7 +36,7 @@ def test_a_bucket_refills_at_its_rate() -> None:
 
 def test_a_refused_call_consumes_nothing() -> None:
     cfg = {"default": {"calls_per_minute": 100, "per_client": {"calls_per_minute": 1}}}
-    rl = RateLimiter(RateLimitConfig.model_validate(cfg))
+    rl = RateLimiter(RateLimitConfig.from_data(cfg))
     rl.admit(_ctx(subject="a"))
     tenant = rl.buckets["t\x1ft\x1fcalls_per_minute"]
     left = tenant.tokens
@@ -49,14 +49,14 @@ def test_a_refused_call_consumes_nothing() -> None:
 
 def test_keys_are_bounded() -> None:
     cfg = {"default": {"per_client": {"calls_per_second": 1}}, "max_keys": 100}
-    rl = RateLimiter(RateLimitConfig.model_validate(cfg))
+    rl = RateLimiter(RateLimitConfig.from_data(cfg))
     for i in range(1000):
         rl.admit(_ctx(subject=f"client-{i}"))
     assert len(rl.buckets) == 100
 
 
 def test_concurrency_is_released() -> None:
-    rl = RateLimiter(RateLimitConfig.model_validate({"default": {"concurrent": 2}}))
+    rl = RateLimiter(RateLimitConfig.from_data({"default": {"concurrent": 2}}))
     a, _, _ = rl.admit(_ctx())
     b, _, _ = rl.admit(_ctx())
     with pytest.raises(rpc.RpcError, match="tenant concurrent 2"):
@@ -70,7 +70,7 @@ def test_concurrency_is_released() -> None:
 async def test_a_daily_token_budget_counts_result_tokens() -> None:
     import msgspec
 
-    rl = RateLimiter(RateLimitConfig.model_validate({"default": {"daily_tokens": 100}}))
+    rl = RateLimiter(RateLimitConfig.from_data({"default": {"daily_tokens": 100}}))
     result = rpc.Incoming(
         result=msgspec.Raw(b'{"content":[{"type":"text","text":"' + b"x" * 300 + b'"}]}')
     )

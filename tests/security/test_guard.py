@@ -430,7 +430,7 @@ def test_sampling_requests_refused_only_when_asked_for() -> None:
 
 class _Host:
     def __init__(self, cfg: GuardConfig) -> None:
-        self.config = parse_config({"security": {"guard": cfg.model_dump()}})
+        self.config = parse_config({"security": {"guard": cfg.to_dict()}})
 
 
 def test_config_is_checked_naming_the_key() -> None:

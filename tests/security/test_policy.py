@@ -27,7 +27,7 @@ R = Route("files", "write")
 
 
 def engine(rules: list[dict[str, Any]], **top: Any) -> PolicyEngine:
-    e = PolicyEngine(PolicyConfig.model_validate({"rules": rules, **top}))
+    e = PolicyEngine(PolicyConfig.from_data({"rules": rules, **top}))
     e.learn("files", [{"name": "write"}, {"name": "read", "annotations": {"readOnlyHint": True}}])
     return e
 
@@ -213,7 +213,7 @@ class _Sink:
 
 
 async def _through(cfg: dict[str, Any], args: dict[str, Any]) -> tuple[Any, list[Any]]:
-    policy = Policy(PolicyConfig.model_validate(cfg), None, None)
+    policy = Policy(PolicyConfig.from_data(cfg), None, None)
     hooks = Hooks([policy])
     hooks.catalog("files", "tools", [{"name": "write"}])
     forwarded: list[Any] = []

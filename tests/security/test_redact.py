@@ -230,7 +230,7 @@ def test_binary_payloads_are_not_touched(r: Redactor) -> None:
 
 
 def test_user_rules_and_disable() -> None:
-    cfg = RedactionConfig.model_validate(
+    cfg = RedactionConfig.from_data(
         {
             "rules": [{"name": "employee-id", "pattern": r"EMP-(\d{6})", "group": 1}],
             "disable": ["aws-access-key"],

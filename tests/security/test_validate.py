@@ -272,7 +272,7 @@ def test_config_bounds_are_checked() -> None:
     with pytest.raises(ValueError, match="pattern_backtrack_limit"):
         ValidationConfig(pattern_backtrack_limit=10**9)
     with pytest.raises(ValueError, match="max_validator"):
-        SecurityConfig.model_validate({"validation": {"max_validator": 5}})  # a typo: refused
+        SecurityConfig.from_data({"validation": {"max_validator": 5}})  # a typo: refused
 
 
 def test_format_is_not_asserted_in_any_draft() -> None:

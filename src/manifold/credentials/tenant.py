@@ -58,11 +58,9 @@ class TenantCredentials:
                 )
             return values[name]
 
-        out = cfg.model_copy(
-            update={
-                "headers": {k: TEMPLATE_RE.sub(fill, v) for k, v in cfg.headers.items()},
-                "env": {k: TEMPLATE_RE.sub(fill, v) for k, v in cfg.env.items()},
-            }
+        out = cfg.replace(
+            headers={k: TEMPLATE_RE.sub(fill, v) for k, v in cfg.headers.items()},
+            env={k: TEMPLATE_RE.sub(fill, v) for k, v in cfg.env.items()},
         )
         self._filled[key] = out
         return out

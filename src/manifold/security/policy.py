@@ -177,7 +177,7 @@ def _pathwise(test: _Test, strict: bool) -> _Test:
 
 
 def _value_test(c: PolicyArg, regexes: RegexSet, strict: bool = False) -> _Test:
-    fields = c.model_fields_set
+    fields = c.fields_set
     if "equals" in fields:
         want = c.equals
         if isinstance(want, str):
