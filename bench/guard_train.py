@@ -21,9 +21,10 @@ each sentence the prefilter fires on), so it is trained on windows, labelled one
   system prompt, persona and developer-mode jailbreaks, fake updates, completion tricks, tool
   orders, false statements, markdown exfiltration, poisoned descriptions; 18 languages) and
   benign texts with the same words, bare or in a carrier;
-- the labelled corpora, written by fifty-four other authors (`REAL`, by author: the tuning
-  corpus, held-out 1 to 16, 18, 20, 22 to 34, 36 and 38 to 58 (both halves of 3, 4, 5 and 11),
-  all in `tests/security/data/`; the shipped model was trained on all of them;
+- the labelled corpora, written by fifty-seven other authors (`REAL`, by author: the tuning
+  corpus, held-out 1 to 16, 18, 20, 22 to 34, 36 and 38 to 61 (both halves of 3, 4, 5 and 11),
+  all in `tests/security/data/`; the shipped model was last trained before 59 to 61 were
+  added;
   they are training data now, not measures): a benign text's windows are benign, a short
   injection's (600 characters or fewer) are injections; in a long one, the windows that touch
   the lines no benign text of the same corpus has (what differs from a benign version of the
@@ -181,6 +182,9 @@ REAL = {
     "heldout56": ["guard_heldout56.jsonl"],
     "heldout57": ["guard_heldout57.jsonl"],
     "heldout58": ["guard_heldout58.jsonl"],
+    "heldout59": ["guard_heldout59.jsonl"],
+    "heldout60": ["guard_heldout60.jsonl"],
+    "heldout61": ["guard_heldout61.jsonl"],
 }
 _SHORT = 600
 
