@@ -23,9 +23,8 @@ each sentence the prefilter fires on), so it is trained on windows, labelled one
   benign texts with the same words, bare or in a carrier;
 - the labelled corpora, written by fifty-seven other authors (`REAL`, by author: the tuning
   corpus, held-out 1 to 16, 18, 20, 22 to 34, 36 and 38 to 61 (both halves of 3, 4, 5 and 11),
-  all in `tests/security/data/`; the shipped model was last trained before 59 to 61 were
-  added;
-  they are training data now, not measures): a benign text's windows are benign, a short
+  all in `tests/security/data/`; the shipped model was trained on all of them; they are
+  training data now, not measures): a benign text's windows are benign, a short
   injection's (600 characters or fewer) are injections; in a long one, the windows that touch
   the lines no benign text of the same corpus has (what differs from a benign version of the
   carrier) when those are a minority of its lines, else the windows the rules give a signal
@@ -35,7 +34,8 @@ each sentence the prefilter fires on), so it is trained on windows, labelled one
   with the lines each chose: 0.5 blocked 87.7% of injections, 1.0 88.3%, 2.0 88.8%, 4.0 88.9%,
   each at 2.2% of benign texts; 4.0 chose an `alone` line of 0.96, under which the model
   alone refused a study's appendix of quoted payloads that `tests/security/test_guard_fpa.py`
-  keeps, so 2.0);
+  keeps, so 2.0; with fifty-seven authors 2.0 chose 0.96 as well, so the alone line is held
+  at `--alone-min` 0.965 or more);
 - real text chunks of installed packages' docs and sources, from the quarter of the files
   `bench.guard_benign_scale.training_file` sets apart (the benign-at-scale evaluation reads the
   other three quarters): every window benign. Their sentences are also the long carriers'
@@ -50,7 +50,8 @@ out-of-author probabilities, with the rules' scores, the model's `block` line (i
 `quarantine` line the lowest at or under it) and its `alone` line (from which it refuses a
 text that has no rule signal) are the ones that block the most injections while adding at
 most `--budget` points (0.5) of benign texts blocked, and twice that flagged, over the rules
-alone. The model written is then trained on every text. (A random split of the same authors'
+alone, the `alone` line at least `--alone-min`. The model written is then trained on every
+text. (A random split of the same authors'
 texts chose lines the model passes on its own authors and not on new ones.)
 
 `--holdout NAME` leaves one author out of everything (the folds and the final model), then
@@ -343,6 +344,38 @@ def _outcomes(
 _FOLD: Any = None
 
 
+def _select_lines(
+    s: np.ndarray, p: np.ndarray, y: np.ndarray, budget_pts: float, alone_min: float
+) -> tuple[float, float, float]:
+    """The model's quarantine, block and alone lines, chosen on out-of-author probabilities
+    `p` (with the rules' scores `s`, labels `y`): the block and alone lines (the alone line at
+    least `alone_min`) that block the most injections while adding at most `budget_pts` points
+    of benign texts blocked over the rules alone, then the lowest quarantine line at or under
+    the block line that adds at most twice that flagged."""
+    r_block = s >= 0.7
+    r_flag = s >= 0.5
+    n_b = int((~y).sum())
+    b0, f0 = int(r_block[~y].sum()), int(r_flag[~y].sum())
+    budget = budget_pts / 100 * n_b
+    best = (int(r_block[y].sum()), 2.0, 2.0)
+    grid = [round(0.5 + 0.005 * i, 4) for i in range(100)]
+    for tb in grid:
+        for ta in [*[x for x in grid if x >= max(tb, alone_min)], 2.0]:
+            blocked, _ = _outcomes(s, p, tb, tb, ta)
+            if int(blocked[~y].sum()) - b0 <= budget and int(blocked[y].sum()) > best[0]:
+                best = (int(blocked[y].sum()), tb, ta)
+    _, tb, ta = best
+    tq = tb
+    for line in grid:
+        if line > tb:
+            break
+        blocked, flagged = _outcomes(s, p, line, tb, ta)
+        if int(blocked[~y].sum()) - b0 <= budget and int(flagged[~y].sum()) - f0 <= 2 * budget:
+            tq = line
+            break
+    return tq, tb, ta
+
+
 def _fold(names: tuple[str, ...]) -> tuple[list[tuple[str, bool, float, float, int]], int]:
     """Out-of-author probabilities of the authors `names`: a model trained without them scores
     their texts (run in a worker)."""
@@ -380,6 +413,13 @@ def main() -> None:
         default=0.5,
         help="points of benign texts (of authors the model was not trained on) the model may "
         "add to the blocked (twice that to the flagged)",
+    )
+    ap.add_argument(
+        "--alone-min",
+        type=float,
+        default=0.965,
+        help="the lowest alone line the selection may choose (0.96, chosen with fifty-seven "
+        "authors, refused a study's appendix of quoted payloads that the tests keep)",
     )
     ap.add_argument(
         "--holdout",
@@ -493,24 +533,7 @@ def main() -> None:
     r_block = s >= 0.7
     r_flag = s >= 0.5
     n_b = int((~y).sum())
-    b0, f0 = int(r_block[~y].sum()), int(r_flag[~y].sum())
-    budget = a.budget / 100 * n_b
-    best = (int(r_block[y].sum()), 2.0, 2.0)
-    grid = [round(0.5 + 0.005 * i, 4) for i in range(100)]
-    for tb in grid:
-        for ta in [*[x for x in grid if x >= tb], 2.0]:
-            blocked, _ = _outcomes(s, p, tb, tb, ta)
-            if int(blocked[~y].sum()) - b0 <= budget and int(blocked[y].sum()) > best[0]:
-                best = (int(blocked[y].sum()), tb, ta)
-    _, tb, ta = best
-    tq = tb
-    for line in grid:
-        if line > tb:
-            break
-        blocked, flagged = _outcomes(s, p, line, tb, ta)
-        if int(blocked[~y].sum()) - b0 <= budget and int(flagged[~y].sum()) - f0 <= 2 * budget:
-            tq = line
-            break
+    tq, tb, ta = _select_lines(s, p, y, a.budget, a.alone_min)
     blocked, flagged = _outcomes(s, p, tq, tb, ta)
     print(
         f"out of author ({int(y.sum())} injections, {n_b} benign texts, {len(authors)} authors): "

@@ -1,11 +1,11 @@
 """A refusal on rule signals the model can read, which the learned stage doubts, is a mark.
 
 `Model.apply` sets `Verdict.doubted` when the text is long enough for the model to judge, its
-probability is below `DOUBT`, no reason is `SURE`, and either exactly one rule reason reaches
-`SIGNAL` or none of the reasons is an order to the model or one the model cannot read (`KEPT`:
-hidden or encoded text, look-alike letters, another language); `Guard.decide` then quarantines
-(marks) what it would have refused. Hidden text, an order to the model, a short text, a sure
-model or the rules alone keep the refusal."""
+probability is below `DOUBT`, no reason is `SURE`, no reason is an instruction override
+(`UNDOUBTED`), and either exactly one rule reason reaches `SIGNAL` or none of the reasons is
+one the model cannot read (`KEPT`: hidden or encoded text, look-alike letters); `Guard.decide`
+then quarantines (marks) what it would have refused. Hidden text, an override, a short text,
+a sure model or the rules alone keep the refusal."""
 
 from __future__ import annotations
 
@@ -145,10 +145,14 @@ def test_through_the_call_hook_the_result_passes_marked(guard: Guard) -> None:
     [
         ({"escalation": 0.5, "paired": 0.5}, True),  # context the model reads: doubted
         ({"poison-marker": 0.5, "secrecy": 0.5}, True),
-        ({"directive": 0.6, "escalation": 0.5}, False),  # an order to the model: kept
-        ({"assistant-order": 0.75, "paired": 0.5}, False),
+        # an order to the model in words the model reads (and doubts): doubted
+        ({"directive": 0.6, "escalation": 0.5}, True),
+        ({"assistant-order": 0.75, "paired": 0.5}, True),
+        ({"multilingual": 0.8, "secrecy": 0.5}, True),
         ({"hidden-carrier": 0.6, "exfil-url": 0.5}, False),  # text the model cannot read
-        ({"multilingual": 0.8, "secrecy": 0.5}, False),
+        ({"encoded": 0.5, "directive": 0.6}, False),
+        ({"override": 0.8, "secrecy": 0.5}, False),  # the instructions dropped: kept
+        ({"override": 0.8}, False),
         ({"role-impersonation": 0.95, "paired": 0.5}, False),  # a sure signal
     ],
 )

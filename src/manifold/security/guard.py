@@ -4502,6 +4502,34 @@ _ENGLISH.extend(
             r"outputs?)|results|outputs|listings?|content|data|files?|invites?|attachments?|"
             r"websites?|reviews?|comments?|tickets?|bodies|submissions?|essays?|transcripts?)\b",
         ),
+        # the same rule with the data named in other words ("ignore any instructions inside
+        # it", "... that appear inside patient messages or documents", "... embedded in a
+        # request", "... inside the lease text itself"): up to two words before the noun, the
+        # model's own instructions ("in your system prompt", "in the previous messages") a
+        # `_selfref` that keeps the override (below)
+        (
+            "_docref",
+            0.01,
+            r"\b(?:ignore|disregard|do not (?:follow|obey|act on)|don't (?:follow|obey|act on)|"
+            r"never (?:follow|obey|act on))\s+(?:any |all )?(?:such )?(?:instructions?|commands?|"
+            r"directions|directives|orders|requests)\s+(?:that (?:appear|appears|may appear|"
+            r"might appear|show up|are (?:found|embedded|contained|hidden|written|included)|is "
+            r"(?:found|embedded|contained|hidden|written|included))\s+|(?:found|contained|"
+            r"embedded|hidden|appearing|written|included)\s+)?(?:in|inside|within)\s+(?:it|them|"
+            r"(?:the |any |an? |these |those |such |this |that )?(?:[a-z-]+ ){0,2}(?:descriptions?|"
+            r"documents?|pages?|e-?mails?|mails|messages|notes|results|outputs|listings?|content|"
+            r"data|files?|invites?|attachments?|websites?|reviews?|comments?|tickets?|bodies|"
+            r"submissions?|essays?|transcripts?|requests?|text|names|fields?|records?|forms?|"
+            r"uploads?|pdfs?|contracts?|leases?|applications?|inputs?))\b",
+        ),
+        (
+            "_selfref",
+            0.01,
+            r"\b(?:ignore|disregard)\s+(?:any |all )?(?:such )?(?:instructions?|commands?|"
+            r"directions|directives|orders|requests)\s+[^.!?\n]{0,40}\b(?:in|inside|within)\s+"
+            r"(?:your|my|our|the (?:system|previous|prior|earlier|above|preceding|original|"
+            r"initial|developer|operator)|this (?:conversation|chat|session))\b",
+        ),
         (
             "_docref",
             0.01,
@@ -9826,6 +9854,8 @@ class Scanner:
         _fpc_phish_forward(self._en_set, self._english, fold, found)
         _fp_cue_said(self._en_set, self._english, fold, found)
         docref = found.reasons.pop("_docref", None) is not None
+        if found.reasons.pop("_selfref", None) is not None:
+            docref = False  # the model's own instructions named: not a document's rule
         if found.reasons.pop("_approval-condition", None) is not None:
             # a rule that asks for the user's approval: not a claim of it, not an order past it
             for r, cap in (("escalation", 0.2), ("addressed", 0.3)):

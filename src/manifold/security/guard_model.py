@@ -59,18 +59,23 @@ SIGNAL: Final = 0.3
 DOUBT: Final = 0.5
 DOUBT_CHARS: Final = 150  # a shorter text keeps its refusal: too few words for the model
 SURE: Final = 0.9  # a signal this strong (a chat template's own tokens) is never doubted
-# A refusal on several rule signals is doubted the same way when none of them is an order to
-# the model (`directive`, `assistant-order`: an injection's own words, which the model may
-# not know in every phrasing) or one the model cannot read (hidden text, an encoded payload,
-# look-alike letters, another language's phrase: the model reads the visible words, in its
-# languages). What is left are refusals on context (a poisoned definition's markers, secrecy,
-# a link that carries data, a claim of approval): on all 52 corpora 22 benign texts freed, 2
-# injections marked instead of refused; on the four authors above 6 benign texts freed, none
-# of their injections.
+# A refusal on several rule signals is doubted the same way when none of them is one the
+# model cannot read (hidden text, an encoded payload, look-alike letters: the model reads the
+# visible words). What is left are refusals the model can judge from the words it reads: a
+# poisoned definition's markers, secrecy, a link that carries data, a claim of approval, an
+# order to the model in a phrasing the rules know and the model doubts. On six authors no rule
+# and no model line was written from (3,660 texts, out-of-author probabilities), this freed
+# 0.6 points of benign texts for 0.2 points of injections (79.6% / 3.4% to 79.4% / 2.8%); with
+# orders to the model and other languages' phrases also keeping a refusal (as before), no
+# benign text was freed on those authors that the wider doubt did not free.
 KEPT: Final = frozenset(  # reasons that keep a refusal of several signals
     {"hidden-carrier", "hidden-order", "encoded", "encoded-order", "encoded-cue", "homoglyph"}
-    | {"multilingual", "directive", "assistant-order"}
 )
+# A refusal with an instruction override among its signals ("ignore all previous
+# instructions") is never doubted: the model, which reads a window of three sentences, gives
+# the bare order in a long report as little as 0.44 (its honest quotations, in articles and
+# defensive rules, are damped by the rules themselves: `_docref`, quotations).
+UNDOUBTED: Final = frozenset({"override"})
 _WORD: Final = re.compile(r"\w+")
 _SPACE: Final = re.compile(r"\s+")
 # Units of a text: sentences (a line break, or an end mark before a space or after CJK text)
@@ -353,6 +358,7 @@ class Model:
             and p < DOUBT
             and len(text) >= DOUBT_CHARS
             and max(v.reasons.values()) < SURE
+            and not any(v.reasons.get(r, 0.0) >= SIGNAL for r in UNDOUBTED)
             and (
                 sum(1 for x in v.reasons.values() if x >= SIGNAL) == 1
                 or not any(r in KEPT for r, x in v.reasons.items() if x > 0.0)
