@@ -65,9 +65,9 @@ SURE: Final = 0.9  # a signal this strong (a chat template's own tokens) is neve
 # poisoned definition's markers, secrecy, a link that carries data, a claim of approval, an
 # order to the model in a phrasing the rules know and the model doubts. On six authors no rule
 # and no model line was written from (3,660 texts, out-of-author probabilities), this freed
-# 0.6 points of benign texts for 0.2 points of injections (79.6% / 3.4% to 79.4% / 2.8%); with
-# orders to the model and other languages' phrases also keeping a refusal (as before), no
-# benign text was freed on those authors that the wider doubt did not free.
+# 0.6 points of benign texts for 0.1 points of injections (79.4% / 3.3% to 79.3% / 2.7%) against
+# the set before, which also kept orders to the model (`directive`, `assistant-order`) and
+# other languages' phrases (`multilingual`).
 KEPT: Final = frozenset(  # reasons that keep a refusal of several signals
     {"hidden-carrier", "hidden-order", "encoded", "encoded-order", "encoded-cue", "homoglyph"}
 )
