@@ -21,10 +21,10 @@ each sentence the prefilter fires on), so it is trained on windows, labelled one
   system prompt, persona and developer-mode jailbreaks, fake updates, completion tricks, tool
   orders, false statements, markdown exfiltration, poisoned descriptions; 18 languages) and
   benign texts with the same words, bare or in a carrier;
-- the labelled corpora, written by fifty-seven other authors (`REAL`, by author: the tuning
-  corpus, held-out 1 to 16, 18, 20, 22 to 34, 36 and 38 to 61 (both halves of 3, 4, 5 and 11),
-  all in `tests/security/data/`; the shipped model was trained on all of them; they are
-  training data now, not measures): a benign text's windows are benign, a short
+- the labelled corpora, written by sixty other authors (`REAL`, by author: the tuning
+  corpus, held-out 1 to 16, 18, 20, 22 to 34, 36 and 38 to 64 (both halves of 3, 4, 5 and 11),
+  all in `tests/security/data/`; the shipped model was last trained before 62 to 64 were
+  added; they are training data now, not measures): a benign text's windows are benign, a short
   injection's (600 characters or fewer) are injections; in a long one, the windows that touch
   the lines no benign text of the same corpus has (what differs from a benign version of the
   carrier) when those are a minority of its lines, else the windows the rules give a signal
@@ -186,6 +186,9 @@ REAL = {
     "heldout59": ["guard_heldout59.jsonl"],
     "heldout60": ["guard_heldout60.jsonl"],
     "heldout61": ["guard_heldout61.jsonl"],
+    "heldout62": ["guard_heldout62.jsonl"],
+    "heldout63": ["guard_heldout63.jsonl"],
+    "heldout64": ["guard_heldout64.jsonl"],
 }
 _SHORT = 600
 
