@@ -51,8 +51,8 @@ out-of-author probabilities, with the rules' scores, the model's `block` line (i
 text that has no rule signal) are the ones that block the most injections while adding at
 most `--budget` points (0.5) of benign texts blocked, and twice that flagged, over the rules
 alone, the `alone` line at least `--alone-min`. The model written is then trained on every
-text. (A random split of the same authors'
-texts chose lines the model passes on its own authors and not on new ones.)
+text. (A random split of the same authors' texts chose lines the model passes on its own
+authors and not on new ones.)
 
 `--holdout NAME` leaves one author out of everything (the folds and the final model), then
 measures the rules alone and with the model on that author's corpora (it writes no model

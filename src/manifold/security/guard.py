@@ -4488,25 +4488,10 @@ _ENGLISH.extend(
 #   dated 02 Jan")
 _ENGLISH.extend(
     [
-        (
-            "_docref",
-            0.01,
-            r"\b(?:ignore|disregard|do not (?:follow|obey|act on)|don't (?:follow|obey|act on)|"
-            r"never (?:follow|obey|act on))\s+(?:any |all )?(?:instructions|commands|directions|"
-            r"directives|orders|requests)\s+(?:that (?:appear|appears|may appear|might appear|show "
-            r"up|are (?:found|embedded|contained|hidden))\s+|(?:found|contained|embedded|hidden|"
-            r"appearing)\s+)?(?:in|inside|within)\s+(?:the |any |an? |these |those )?(?:invite |"
-            r"calendar |order |hotel |product |web |search |tool |fetched |retrieved |untrusted |"
-            r"external |third-party |customer |user-submitted |uploaded |page |email |ticket )?"
-            r"(?:descriptions?|documents?|pages?|web ?pages|e-?mails?|mails|notes|tool (?:results?|"
-            r"outputs?)|results|outputs|listings?|content|data|files?|invites?|attachments?|"
-            r"websites?|reviews?|comments?|tickets?|bodies|submissions?|essays?|transcripts?)\b",
-        ),
-        # the same rule with the data named in other words ("ignore any instructions inside
-        # it", "... that appear inside patient messages or documents", "... embedded in a
-        # request", "... inside the lease text itself"): up to two words before the noun, the
-        # model's own instructions ("in your system prompt", "in the previous messages") a
-        # `_selfref` that keeps the override (below)
+        # (the data named in any words: "inside it", "inside patient messages or documents",
+        # "embedded in a request", "inside the lease text itself", "in fetched tool results";
+        # up to two words before the noun; the model's own instructions named, "in your system
+        # prompt", "in the previous messages", are a `_selfref` that keeps the override)
         (
             "_docref",
             0.01,
@@ -4517,8 +4502,9 @@ _ENGLISH.extend(
             r"(?:found|embedded|contained|hidden|written|included))\s+|(?:found|contained|"
             r"embedded|hidden|appearing|written|included)\s+)?(?:in|inside|within)\s+(?:it|them|"
             r"(?:the |any |an? |these |those |such |this |that )?(?:[a-z-]+ ){0,2}(?:descriptions?|"
-            r"documents?|pages?|e-?mails?|mails|messages|notes|results|outputs|listings?|content|"
-            r"data|files?|invites?|attachments?|websites?|reviews?|comments?|tickets?|bodies|"
+            r"documents?|(?:web ?)?pages?|e-?mails?|mails|messages|notes|results?|outputs?|"
+            r"listings?|content|data|files?|invites?|attachments?|websites?|reviews?|comments?|"
+            r"tickets?|bodies|"
             r"submissions?|essays?|transcripts?|requests?|text|names|fields?|records?|forms?|"
             r"uploads?|pdfs?|contracts?|leases?|applications?|inputs?))\b",
         ),
