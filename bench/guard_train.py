@@ -8,7 +8,9 @@ Needs numpy (the `embed` extra) to train; the model it writes is read with the s
 library. Fixed seed, so a run on one environment writes the same file.
 
 The model scores windows of a text (`guard_model.windows`: two consecutive sentences around
-each sentence the prefilter fires on), so it is trained on windows, labelled one by one:
+each sentence the prefilter fires on; with `--concepts`, the default, also the concepts of
+their words in the lexicon `data/guard_concepts.json`, `guard_model.Lexicon`), so it is
+trained on windows, labelled one by one:
 
 - long carriers of `bench/guard_traindata.build_long` (web pages, mail threads, issues, chat
   exports, search-results JSON, CSV, PDF text, runbooks, source files; nine languages) with a
@@ -21,21 +23,21 @@ each sentence the prefilter fires on), so it is trained on windows, labelled one
   system prompt, persona and developer-mode jailbreaks, fake updates, completion tricks, tool
   orders, false statements, markdown exfiltration, poisoned descriptions; 18 languages) and
   benign texts with the same words, bare or in a carrier;
-- the labelled corpora, written by sixty other authors (`REAL`, by author: the tuning
-  corpus, held-out 1 to 16, 18, 20, 22 to 34, 36 and 38 to 64 (both halves of 3, 4, 5 and 11),
-  all in `tests/security/data/`; the shipped model was last trained before 62 to 64 were
-  added; they are training data now, not measures): a benign text's windows are benign, a short
-  injection's (600 characters or fewer) are injections; in a long one, the windows that touch
-  the lines no benign text of the same corpus has (what differs from a benign version of the
-  carrier) when those are a minority of its lines, else the windows the rules give a signal
-  of their own, the others left out (`_real_labels`).
+- the labelled corpora, written by sixty other authors (`REAL`, by author: the tuning corpus,
+  held-out 1 to 16, 18, 20, 22 to 34, 36 and 38 to 64 (both halves of 3, 4, 5 and 11), all in
+  `tests/security/data/`; the shipped model was trained on all of them): a benign text's windows
+  are benign, a short injection's (600 characters or fewer) are injections; in a long one, the
+  windows that touch the lines no benign text of the same corpus has (what differs from a benign
+  version of the carrier) when those are a minority of its lines, else the windows the rules
+  give a signal of their own, the others left out (`_real_labels`).
   Their windows weigh `--real-share` (2.0) times the generated windows in all: fifty-four
   authors' real texts count for more than the generated ones (out of author, in 6 folds,
   with the lines each chose: 0.5 blocked 87.7% of injections, 1.0 88.3%, 2.0 88.8%, 4.0 88.9%,
   each at 2.2% of benign texts; 4.0 chose an `alone` line of 0.96, under which the model
   alone refused a study's appendix of quoted payloads that `tests/security/test_guard_fpa.py`
-  keeps, so 2.0; with fifty-seven authors 2.0 chose 0.96 as well, so the alone line is held
-  at `--alone-min` 0.965 or more);
+  keeps, so 2.0; with fifty-seven authors 2.0 chose 0.96 as well, and with sixty and the
+  lexicon's concepts 0.965 refused it (0.966), so the alone line is held at `--alone-min` 0.97
+  or more);
 - real text chunks of installed packages' docs and sources, from the quarter of the files
   `bench.guard_benign_scale.training_file` sets apart (the benign-at-scale evaluation reads the
   other three quarters): every window benign. Their sentences are also the long carriers'
@@ -82,6 +84,7 @@ from manifold.security.guard import Scanner
 from manifold.security.guard_model import (
     ALONE,
     PAIRED,
+    Lexicon,
     Model,
     Slots,
     dump,
@@ -314,6 +317,7 @@ def _model(w: np.ndarray, bits: int) -> Model:
     model.scale = 1.0
     model.bias = zlib.crc32(b"bias") & ((1 << bits) - 1)
     model.t_quarantine = model.t_block = model.t_alone = 2.0
+    model.lexicon = None  # the texts' slots are computed once, with or without it
     return model
 
 
@@ -420,9 +424,10 @@ def main() -> None:
     ap.add_argument(
         "--alone-min",
         type=float,
-        default=0.965,
-        help="the lowest alone line the selection may choose (0.96, chosen with fifty-seven "
-        "authors, refused a study's appendix of quoted payloads that the tests keep)",
+        default=0.97,
+        help="the lowest alone line the selection may choose (0.96 with fifty-seven authors, "
+        "0.965 with sixty and the concepts, refused a study's appendix of quoted payloads that "
+        "the tests keep)",
     )
     ap.add_argument(
         "--holdout",
@@ -442,6 +447,12 @@ def main() -> None:
         type=float,
         default=2.0,
         help="the labelled corpora's windows weigh this many times the generated ones, in all",
+    )
+    ap.add_argument(
+        "--concepts",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="the lexicon's concepts as features too (guard_model.Lexicon)",
     )
     a = ap.parse_args()
     out_path: Path | None = a.out if a.out is not None or a.holdout else OUT
@@ -464,6 +475,7 @@ def main() -> None:
     for name, rs in corpora.items():
         recs += [dict(r, source=name) for r in rs]
     rules = Scanner(classifier=False)
+    lexicon = Lexicon.load() if a.concepts else None
     benign_lines: dict[str, set[str]] = {}
     for r in recs:
         if r["source"] != "generated" and r["label"] != "injection":
@@ -472,7 +484,7 @@ def main() -> None:
     how: dict[str, int] = {}
     for r in recs:
         t = _Text(r)
-        wins = windows(r["text"], rules.suspicious, a.bits)
+        wins = windows(r["text"], rules.suspicious, a.bits, lexicon)
         if t.source == "generated":
             t.labels = _labels(r, wins)
         else:
@@ -578,6 +590,7 @@ def main() -> None:
         final.weights,
         {
             "bits": a.bits,
+            "concepts": int(a.concepts),
             "block": tb,
             "quarantine": tq,
             "alone": ta,

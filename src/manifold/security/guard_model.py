@@ -132,12 +132,78 @@ def _prime_below(n: int) -> int:
     return p
 
 
+class Lexicon:
+    """Words of many languages mapped onto a few concepts (`data/guard_concepts.json`: the AI
+    reader, an obligation, the user, secrecy, telling, sending, changing, approving, paying,
+    secrets, ignoring, what came before, instructions, now, negation, deleting, addresses), so
+    that what the model learns from "the assistant must change the account and not tell the
+    user" in one language it also reads in another ("der Assistent soll das Konto ändern und
+    den Nutzer nicht informieren": AI MUST CHANGE PAY NEG TELL USER in both). Its words are
+    folded as a text is (`fold`). Words of scripts written without spaces (Thai, Chinese,
+    Japanese; Korean's particles) are also found inside a longer token (`concepts`)."""
+
+    __slots__ = ("inner", "longest", "words")
+
+    def __init__(self, table: dict[str, list[str]]) -> None:
+        self.words: dict[str, str] = {}
+        self.inner: dict[str, str] = {}
+        for concept, words in table.items():
+            if concept.startswith("_"):
+                continue
+            for w in words:
+                f = fold(w).strip()
+                if not f or " " in f:
+                    continue
+                self.words.setdefault(f, concept)
+                if _INNER.match(f) is not None:
+                    self.inner.setdefault(f, concept)
+        self.longest = max((len(w) for w in self.inner), default=0)
+
+    @classmethod
+    @functools.cache
+    def load(cls) -> Lexicon:
+        return cls(json.loads(data_file("guard_concepts.json")))
+
+    def concepts(self, words: list[str]) -> list[str]:
+        """The concepts of `words`, in order (a word of no concept is skipped)."""
+        out: list[str] = []
+        get = self.words.get
+        for w in words:
+            c = get(w)
+            if c is not None:
+                out.append(c)
+            elif self.inner and _INNER.match(w) is not None and len(w) > 1:
+                out.extend(self._inside(w))
+        return out
+
+    def _inside(self, w: str) -> Iterator[str]:
+        """Concepts of the lexicon's words inside a token written without spaces (longest
+        first, left to right; at most `_INNER_MAX` characters of it looked at)."""
+        get = self.inner.get
+        i, n = 0, min(len(w), _INNER_MAX)
+        while i < n:
+            for k in range(min(self.longest, n - i), 1, -1):
+                c = get(w[i : i + k])
+                if c is not None:
+                    yield c
+                    i += k
+                    break
+            else:
+                i += 1
+
+
+# Scripts written without spaces between words (Thai, CJK, kana, Hangul): the lexicon's words
+# of these are also looked for inside a token.
+_INNER: Final = re.compile(r"[\u0e00-\u0eff\u1100-\u11ff\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+_INNER_MAX: Final = 64
+
+
 class _Unit:
     """One unit, folded and hashed once (a unit is in up to two windows and two contexts)."""
 
     __slots__ = ("chars", "ctx", "first", "grams", "last", "letters", "words")
 
-    def __init__(self, folded: str, bits: int) -> None:
+    def __init__(self, folded: str, bits: int, lexicon: Lexicon | None = None) -> None:
         mask = (1 << bits) - 1
         crc = zlib.crc32
         text = _SPACE.sub(" ", folded).strip()
@@ -148,6 +214,15 @@ class _Unit:
         self.letters = set(text)
         self.grams = {crc(w.encode(), 1) & mask for w in self.words}
         self.grams.update(crc(f"{a} {b}".encode(), 2) & mask for a, b in pairwise(words))
+        if lexicon is not None:
+            # The unit's concepts, each, each with the next and each with the one after it.
+            cs = lexicon.concepts(words)
+            if cs:
+                self.grams.update(crc(c.encode(), 4) & mask for c in cs)
+                self.grams.update(crc(f"{a} {b}".encode(), 5) & mask for a, b in pairwise(cs))
+                self.grams.update(
+                    crc(f"{a} {b}".encode(), 6) & mask for a, b in zip(cs, cs[2:], strict=False)
+                )
         self.ctx = {crc(w.encode(), 3) & mask for w in self.words}
         raw = text.encode()
         slot = _prime_below(1 << bits).__rmod__  # a 4-gram's 32 bits -> its slot (in C: `map`)
@@ -161,7 +236,7 @@ class _Unit:
 
 
 def windows(
-    text: str, suspicious: Callable[[str], bool], bits: int
+    text: str, suspicious: Callable[[str], bool], bits: int, lexicon: Lexicon | None = None
 ) -> list[tuple[int, int, Slots]]:
     """The windows the model reads, as (start, end, slots): around each unit the prefilter
     fires on, that unit with the one before it and with the one after it (an order and its
@@ -171,7 +246,8 @@ def windows(
     to the rules). A window's slots, hashed into `2**bits`: its words and word pairs (CRC-32),
     its character 4-grams within each unit (of the UTF-8 bytes, read four at a time as
     integers by `array`, modulo the largest prime under the table's size), and the words of
-    the unit on each side (its context: what frames it, "the report quotes: ...")."""
+    the unit on each side (its context: what frames it, "the report quotes: ..."); with a
+    `lexicon`, the concepts of each unit's words, alone and in pairs (`Lexicon`)."""
     us = list(units(text))
     cache: dict[int, _Unit] = {}
 
@@ -179,7 +255,7 @@ def windows(
         u = cache.get(j)
         if u is None:
             s, e = us[j]
-            u = cache[j] = _Unit(fold(text[s:e]), bits)
+            u = cache[j] = _Unit(fold(text[s:e]), bits, lexicon)
         return u
 
     # The prefilter runs on blocks first (each with the length of a unit past its end, so a
@@ -285,6 +361,8 @@ class Model:
             raise ValueError(f"guard model: {len(w)} weights, {1 << self.bits} expected")
         self.weights: array[int] | array[float] = w
         self.bias = zlib.crc32(b"bias") & ((1 << self.bits) - 1)
+        # The model was trained on the lexicon's concepts too (`Lexicon`).
+        self.lexicon = Lexicon.load() if self.settings.get("concepts") else None
 
     @classmethod
     def load(cls) -> Model:
@@ -294,7 +372,7 @@ class Model:
         """The highest probability, over the windows the model reads, that a window is an
         order to the AI reader (None: no window to read)."""
         best: float | None = None
-        for _, _, slots in windows(text, suspicious, self.bits):
+        for _, _, slots in windows(text, suspicious, self.bits, self.lexicon):
             p = self.window_prob(slots)
             if best is None or p > best:
                 best = p
@@ -367,4 +445,4 @@ class Model:
             v.doubted = True
 
 
-__all__ = ["Model", "Slots", "dump", "features", "fold", "units", "windows"]
+__all__ = ["Lexicon", "Model", "Slots", "dump", "features", "fold", "units", "windows"]
