@@ -36,7 +36,7 @@ import zlib
 from array import array
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future
-from itertools import pairwise
+from itertools import combinations, pairwise
 from typing import Final
 
 from manifold.security.guard import _CONFUSABLE, _STRIP, Verdict, data_file
@@ -87,9 +87,9 @@ _MAX_WINDOWS: Final = 12  # windows read per text (the cost of one text is bound
 _BLOCK: Final = 8192  # the prefilter runs on blocks of this many characters, then on units
 _MAX_UNITS: Final = 20_000  # units looked at per text (the prefilter runs on each)
 _BIG: Final = sys.byteorder == "big"
-_SCALES: Final = (1.0, 1.0, 0.5)  # words and pairs, character 4-grams, context words
+_SCALES: Final = (1.0, 1.0, 0.5, 1.0)  # words and pairs, 4-grams, context words, concepts
 
-Slots = tuple[set[int], set[int], set[int]]
+Slots = tuple[set[int], set[int], set[int], set[int]]
 
 
 def fold(text: str) -> str:
@@ -201,7 +201,7 @@ _INNER_MAX: Final = 64
 class _Unit:
     """One unit, folded and hashed once (a unit is in up to two windows and two contexts)."""
 
-    __slots__ = ("chars", "ctx", "first", "grams", "last", "letters", "words")
+    __slots__ = ("chars", "concepts", "ctx", "first", "grams", "last", "letters", "words")
 
     def __init__(self, folded: str, bits: int, lexicon: Lexicon | None = None) -> None:
         mask = (1 << bits) - 1
@@ -214,15 +214,9 @@ class _Unit:
         self.letters = set(text)
         self.grams = {crc(w.encode(), 1) & mask for w in self.words}
         self.grams.update(crc(f"{a} {b}".encode(), 2) & mask for a, b in pairwise(words))
-        if lexicon is not None:
-            # The unit's concepts, each, each with the next and each with the one after it.
-            cs = lexicon.concepts(words)
-            if cs:
-                self.grams.update(crc(c.encode(), 4) & mask for c in cs)
-                self.grams.update(crc(f"{a} {b}".encode(), 5) & mask for a, b in pairwise(cs))
-                self.grams.update(
-                    crc(f"{a} {b}".encode(), 6) & mask for a, b in zip(cs, cs[2:], strict=False)
-                )
+        self.concepts: frozenset[str] = (
+            frozenset(lexicon.concepts(words)) if lexicon is not None else frozenset()
+        )
         self.ctx = {crc(w.encode(), 3) & mask for w in self.words}
         raw = text.encode()
         slot = _prime_below(1 << bits).__rmod__  # a 4-gram's 32 bits -> its slot (in C: `map`)
@@ -247,7 +241,8 @@ def windows(
     its character 4-grams within each unit (of the UTF-8 bytes, read four at a time as
     integers by `array`, modulo the largest prime under the table's size), and the words of
     the unit on each side (its context: what frames it, "the report quotes: ..."); with a
-    `lexicon`, the concepts of each unit's words, alone and in pairs (`Lexicon`)."""
+    `lexicon`, the distinct concepts of the window's words (`Lexicon`), alone, in pairs and in
+    threes, in any order (a slot group of their own)."""
     us = list(units(text))
     cache: dict[int, _Unit] = {}
 
@@ -305,7 +300,22 @@ def windows(
             if j + 2 < len(us):
                 ctx |= unit(j + 2).ctx
         end = us[j + 1][1] if b is not None else us[j][1]
-        out.append((us[j][0], end, (grams, chars, ctx)))
+        cs = sorted(a.concepts | b.concepts if b is not None else a.concepts)[:_MAX_CONCEPTS]
+        concepts = _concept_slots(cs, mask) if cs else set()
+        out.append((us[j][0], end, (grams, chars, ctx, concepts)))
+    return out
+
+
+_MAX_CONCEPTS: Final = 10  # distinct concepts of a window read (in name order)
+
+
+def _concept_slots(cs: list[str], mask: int) -> set[int]:
+    """A window's distinct concepts, alone, in pairs and in threes, in any order (a language
+    orders "the assistant must change the account" its own way)."""
+    crc = zlib.crc32
+    out = {crc(c.encode(), 4) & mask for c in cs}
+    out.update(crc(f"{a} {b}".encode(), 5) & mask for a, b in combinations(cs, 2))
+    out.update(crc(f"{a} {b} {c}".encode(), 6) & mask for a, b, c in combinations(cs, 3))
     return out
 
 
