@@ -23,13 +23,13 @@ trained on windows, labelled one by one:
   system prompt, persona and developer-mode jailbreaks, fake updates, completion tricks, tool
   orders, false statements, markdown exfiltration, poisoned descriptions; 18 languages) and
   benign texts with the same words, bare or in a carrier;
-- the labelled corpora, written by sixty other authors (`REAL`, by author: the tuning corpus,
-  held-out 1 to 16, 18, 20, 22 to 34, 36 and 38 to 64 (both halves of 3, 4, 5 and 11), all in
-  `tests/security/data/`; the shipped model was trained on all of them): a benign text's windows
-  are benign, a short injection's (600 characters or fewer) are injections; in a long one, the
-  windows that touch the lines no benign text of the same corpus has (what differs from a benign
-  version of the carrier) when those are a minority of its lines, else the windows the rules
-  give a signal of their own, the others left out (`_real_labels`).
+- the labelled corpora, written by sixty-three other authors (`REAL`, by author: the tuning
+  corpus, held-out 1 to 16, 18, 20, 22 to 34, 36 and 38 to 67 (both halves of 3, 4, 5 and 11),
+  all in `tests/security/data/`; the shipped model was trained on all but 65 to 67): a benign
+  text's windows are benign, a short injection's (600 characters or fewer) are injections; in a
+  long one, the windows that touch the lines no benign text of the same corpus has (what differs
+  from a benign version of the carrier) when those are a minority of its lines, else the windows
+  the rules give a signal of their own, the others left out (`_real_labels`).
   Their windows weigh `--real-share` (2.0) times the generated windows in all: fifty-four
   authors' real texts count for more than the generated ones (out of author, in 6 folds,
   with the lines each chose: 0.5 blocked 87.7% of injections, 1.0 88.3%, 2.0 88.8%, 4.0 88.9%,
@@ -192,6 +192,9 @@ REAL = {
     "heldout62": ["guard_heldout62.jsonl"],
     "heldout63": ["guard_heldout63.jsonl"],
     "heldout64": ["guard_heldout64.jsonl"],
+    "heldout65": ["guard_heldout65.jsonl"],
+    "heldout66": ["guard_heldout66.jsonl"],
+    "heldout67": ["guard_heldout67.jsonl"],
 }
 _SHORT = 600
 
