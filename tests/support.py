@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import random
 import signal
 import socket
 import subprocess
@@ -48,7 +49,41 @@ def _run_mark() -> str:
 MARK = _run_mark()
 
 
+def _port_band() -> range:
+    """This test process's own band of ports, below the kernel's ephemeral range.
+
+    A port the kernel hands out for `bind(0)` is also one it may hand to the next outgoing
+    connection, or to another xdist worker, before the server under test binds it; the server
+    then fails to start while another process answers on its port. Each worker draws from a
+    band of its own that outgoing connections never use."""
+    try:
+        low = int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        low = 32768
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw")
+    index = int(worker) if worker.isdigit() else 0
+    size = 600
+    start = 10000 + (index % 16) * size
+    if start + size > low:  # an unusual ephemeral range: no room below it
+        return range(0)
+    return range(start, start + size)
+
+
+_BAND = _port_band()
+_NEXT = [random.randrange(len(_BAND))] if _BAND else [0]
+
+
 def free_port() -> int:
+    """A port nothing listens on, from this process's band (see `_port_band`)."""
+    for _ in range(len(_BAND)):
+        port = _BAND[_NEXT[0] % len(_BAND)]
+        _NEXT[0] += 1
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue  # in use, or lingering in TIME_WAIT
+            return port
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
@@ -167,6 +202,11 @@ def http_server(
             raise RuntimeError(
                 f"{e}\n--- log ---\n{log.read_text(errors='replace')[-3000:]}"
             ) from None
+        if proc.poll() is not None:  # something else answered on its port
+            raise RuntimeError(
+                f"{cmd[0]} exited with {proc.returncode} although {url} answered\n--- log ---\n"
+                f"{log.read_text(errors='replace')[-3000:]}"
+            )
         yield proc
     finally:
         stop_group(proc)
