@@ -195,6 +195,12 @@ REAL = {
     "heldout65": ["guard_heldout65.jsonl"],
     "heldout66": ["guard_heldout66.jsonl"],
     "heldout67": ["guard_heldout67.jsonl"],
+    "heldout71": ["guard_heldout71.jsonl"],
+    "heldout72": ["guard_heldout72.jsonl"],
+    "heldout73": ["guard_heldout73.jsonl"],
+    "heldout74": ["guard_heldout74.jsonl"],
+    "heldout75": ["guard_heldout75.jsonl"],
+    "heldout76": ["guard_heldout76.jsonl"],
 }
 _SHORT = 600
 
