@@ -92,3 +92,15 @@ def test_a_concept_order_in_another_language_reads_as_one() -> None:
         guard_model.windows(t, lambda s: True, model.bits, model.lexicon)[0][2][3] for t in (en, de)
     ]
     assert slots[0] == slots[1]
+
+
+def test_a_window_of_many_concepts_keeps_who_is_addressed() -> None:
+    # Past `_MAX_CONCEPTS` a window keeps the addressee and the order, not the first names in
+    # alphabetical order (which kept APPROVE and NOW and dropped SECRET, SEND and USER).
+    many = frozenset(guard_model._PRIORITY)
+    kept = guard_model._kept(many)
+    assert len(kept) == guard_model._MAX_CONCEPTS and kept == sorted(kept)
+    assert {"AI", "IGNORE", "INSTRUCTION", "SECRET", "SEND", "USER"} <= set(kept)
+    assert not {"NOW", "NEG"} & set(kept)
+    few = frozenset({"USER", "AI"})
+    assert guard_model._kept(few) == ["AI", "USER"]

@@ -300,13 +300,25 @@ def windows(
             if j + 2 < len(us):
                 ctx |= unit(j + 2).ctx
         end = us[j + 1][1] if b is not None else us[j][1]
-        cs = sorted(a.concepts | b.concepts if b is not None else a.concepts)[:_MAX_CONCEPTS]
+        cs = _kept(a.concepts | b.concepts if b is not None else a.concepts)
         concepts = _concept_slots(cs, mask) if cs else set()
         out.append((us[j][0], end, (grams, chars, ctx, concepts)))
     return out
 
 
-_MAX_CONCEPTS: Final = 10  # distinct concepts of a window read (in name order)
+_MAX_CONCEPTS: Final = 10  # distinct concepts of a window read (the first in `_PRIORITY`)
+# Which concepts a window that holds more than `_MAX_CONCEPTS` keeps: who is addressed and what
+# it is told to do before the circumstances (when, how, where).
+_ORDER: Final = """AI IGNORE PREVIOUS INSTRUCTION HIDE SECRET SEND MUST USER TELL URL CHANGE PAY
+APPROVE DELETE NOW NEG"""
+_PRIORITY: Final = {c: i for i, c in enumerate(_ORDER.split())}
+
+
+def _kept(cs: frozenset[str]) -> list[str]:
+    """A window's concepts as its slots read them: in name order, at most `_MAX_CONCEPTS`."""
+    if len(cs) > _MAX_CONCEPTS:
+        return sorted(sorted(cs, key=lambda c: _PRIORITY.get(c, len(_PRIORITY)))[:_MAX_CONCEPTS])
+    return sorted(cs)
 
 
 def _concept_slots(cs: list[str], mask: int) -> set[int]:
