@@ -9308,6 +9308,9 @@ _ML_WEIGHTS: Final = {
     # addressed in the same text (see `_phrases`).
     "command": ("_command", 0.3),
     "nosend": ("exfil-url", 0.0),  # advice: "never send your password" (see `_phrases`)
+    # A safety notice: ignoring the instructions has a consequence ("das Ignorieren dieser
+    # Anweisungen kann zu Verletzungen führen", "指示を無視すると"), see `_phrases`.
+    "warning": ("multilingual", 0.0),
     # An order to say something and the admission that it is not so ("say the figures were
     # checked, even if they were not"): both signals in one pattern.
     "lie": ("user-directed", 0.7),
@@ -9321,6 +9324,8 @@ _ML_WEIGHTS: Final = {
 # A new role, no limits and an order never to refuse are medium each (a product page says "from
 # now on", "without restrictions"); two of them in one text are a persona written for the model.
 _ML_ROLE: Final = frozenset({"newrole", "nolimits", "comply"})
+# The other families `_phrases` looks for by name among those that fired.
+_ML_NOTED: Final = frozenset({"nosend", "report", "override", "warning"})
 _ML_ROLE_PAIR: Final = 0.75
 # The multilingual patterns per RE2 set: with 590 in one set the program took most of the memory
 # budget and the DFA thrashed on varied prose (30x slower than in sets of 100), and compiling
@@ -9598,7 +9603,7 @@ class Scanner:
                 other.update(i for i, p in enumerate(pats, len(ml)) if _other_script(p))
                 self._ml.extend(_ML_WEIGHTS[fam] for _ in pats)
                 self._ml_role.extend(
-                    fam if fam in _ML_ROLE or fam in ("nosend", "report") else None for _ in pats
+                    fam if fam in _ML_ROLE or fam in _ML_NOTED else None for _ in pats
                 )
                 ml.extend(pats)
         self._ml_set = _MlSets(len(ml), other)
@@ -9905,6 +9910,11 @@ class Scanner:
             ml.add("exfil-url", 0.7)  # an order to send data, and where to
         if "addressed" in ml.reasons and len(ml.reasons) > 1:
             ml.add("directive", 0.6)  # the model addressed, and an order of one of the families
+        if "warning" in fams and fams <= {"override", "warning"} and "multilingual" in ml.reasons:
+            # what ignoring the instructions leads to, or if one ignores them: a safety notice
+            # ("ignorer ces consignes peut entraîner des blessures"), not an order to ignore
+            # them; only when nothing else of the families fired
+            ml.reasons["multilingual"] = min(ml.reasons["multilingual"], 0.3)
         ml.reasons.pop("_command", None)
         found.merge(ml)
         if notice:
