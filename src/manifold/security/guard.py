@@ -9327,6 +9327,12 @@ _ML_ROLE: Final = frozenset({"newrole", "nolimits", "comply"})
 # The other families `_phrases` looks for by name among those that fired.
 _ML_NOTED: Final = frozenset({"nosend", "report", "override", "warning"})
 _ML_ROLE_PAIR: Final = 0.75
+# "Otherwise" in the languages of the `warning` family: a consequence after it is a threat
+# that backs an order, not a safety notice.
+_OTHERWISE: Final = re2.compile(
+    r"否则|不然|要不然|否則|さもないと|さもなければ|그렇지 않으면|وإلا|والا"
+    r"|\bsinon\b|\bsonst\b|\bandernfalls\b"
+)
 # The multilingual patterns per RE2 set: with 590 in one set the program took most of the memory
 # budget and the DFA thrashed on varied prose (30x slower than in sets of 100), and compiling
 # smaller sets takes less memory.
@@ -9910,10 +9916,16 @@ class Scanner:
             ml.add("exfil-url", 0.7)  # an order to send data, and where to
         if "addressed" in ml.reasons and len(ml.reasons) > 1:
             ml.add("directive", 0.6)  # the model addressed, and an order of one of the families
-        if "warning" in fams and fams <= {"override", "warning"} and "multilingual" in ml.reasons:
+        if (
+            "warning" in fams
+            and fams <= {"override", "warning"}
+            and "multilingual" in ml.reasons
+            and _OTHERWISE.search(norm) is None
+        ):
             # what ignoring the instructions leads to, or if one ignores them: a safety notice
             # ("ignorer ces consignes peut entraîner des blessures"), not an order to ignore
-            # them; only when nothing else of the families fired
+            # them; only when nothing else of the families fired, and not a threat ("ignore
+            # them, otherwise ...")
             ml.reasons["multilingual"] = min(ml.reasons["multilingual"], 0.3)
         ml.reasons.pop("_command", None)
         found.merge(ml)
